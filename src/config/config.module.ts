@@ -1,0 +1,15 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from './app-config';
+
+@Global()
+@Module({})
+export class ConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [{ provide: APP_CONFIG, useValue: config }, Clock],
+      exports: [APP_CONFIG, Clock],
+    };
+  }
+}

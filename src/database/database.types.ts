@@ -1,0 +1,108 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row shapes of every table, as stored. Portable across SQLite and PostgreSQL:
+ * timestamps are ISO-8601 UTC text (sortable as text), booleans are 0/1 integers,
+ * JSON is text, money is a bigint of centavos (read back as a JS number).
+ */
+export type Mode = 'test' | 'live';
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface StoresTable {
+  id: string;
+  merchant_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  merchant_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  store_id: string;
+  mode: Mode;
+  name: string;
+  permissions: string;
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface BalancesTable {
+  store_id: string;
+  mode: Mode;
+  available: number;
+  pending: number;
+  blocked: number;
+  updated_at: string;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  type: string;
+  amount: number;
+  bucket: 'available' | 'pending' | 'blocked';
+  source_id: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyRecordsTable {
+  merchant_id: string;
+  mode: Mode;
+  idempotency_key: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface EventsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  type: string;
+  data: string;
+  created_at: string;
+}
+
+export interface SystemStateTable {
+  key: string;
+  value: string;
+}
+
+export interface DatabaseSchema {
+  merchants: MerchantsTable;
+  stores: StoresTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  balances: BalancesTable;
+  ledger_entries: LedgerEntriesTable;
+  idempotency_records: IdempotencyRecordsTable;
+  events: EventsTable;
+  system_state: SystemStateTable;
+}
+
+export type { Generated };
