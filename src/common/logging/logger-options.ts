@@ -32,6 +32,7 @@ export function loggerOptions(config: AppConfig): Params {
           // Query strings are cut: a lookup value is no business of the log.
           path: request.url.split('?')[0],
         }),
+        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
       },
     },
   };

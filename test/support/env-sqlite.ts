@@ -1,0 +1,2 @@
+process.env.TZ = 'UTC';
+process.env.E2E_DATABASE = 'sqlite';
