@@ -13,6 +13,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { DashboardModule } from './modules/dashboard/dashboard.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { FeesModule } from './modules/fees/fees.module';
@@ -38,6 +39,7 @@ export class AppModule {
         LedgerModule,
         StoresModule,
         FeesModule,
+        DashboardModule,
       ],
       providers: [
         // Guards run in this order: the rate limit counts a request before anything authenticates it.

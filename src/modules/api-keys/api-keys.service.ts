@@ -74,11 +74,10 @@ export class ApiKeysService {
     const row = await this.keys.findByKeyHash(sha256Hex(secret));
     if (!row || !this.isActive(row)) return null;
     const now = this.clock.now();
-    await this.keys.touchLastUsed(
-      row.id,
-      now.toISOString(),
-      new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString(),
-    );
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    if (row.last_used_at === null || row.last_used_at < staleBefore) {
+      await this.keys.touchLastUsed(row.id, now.toISOString(), staleBefore);
+    }
     return {
       kind: 'api-key',
       merchantId: row.merchant_id,

@@ -16,15 +16,15 @@ export class StoresService {
 
   /** The caller's store with the balance of the key's mode (multi-store is a stub: one item). */
   async list(scope: Scope): Promise<Page<StoreView>> {
-    const [store, balance] = await Promise.all([this.stores.findById(scope.storeId), this.ledger.findBalance(scope)]);
-    if (!store || !balance) throw new DomainError('INTERNAL', 'Store of an authenticated key is missing');
+    const store = await this.stores.findWithBalance(scope);
+    if (!store) throw new DomainError('INTERNAL', 'Store of an authenticated key is missing');
     return {
       items: [
         {
           id: store.id,
           name: store.name,
           devMode: scope.mode === 'test',
-          balance: { available: balance.available, pending: balance.pending, blocked: balance.blocked },
+          balance: { available: store.available, pending: store.pending, blocked: store.blocked },
           createdAt: store.created_at,
         },
       ],
