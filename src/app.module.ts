@@ -8,17 +8,20 @@ import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { loggerOptions } from './common/logging/logger-options';
-import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { CouponsModule } from './modules/coupons/coupons.module';
+import { CustomersModule } from './modules/customers/customers.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
+import { EventsModule } from './modules/events/events.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
 import { FeesModule } from './modules/fees/fees.module';
 import { HealthModule } from './modules/health/health.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
+import { ProductsModule } from './modules/products/products.module';
 import { StoresModule } from './modules/stores/stores.module';
 
 @Module({})
@@ -39,11 +42,14 @@ export class AppModule {
         LedgerModule,
         StoresModule,
         FeesModule,
+        EventsModule,
+        CustomersModule,
+        ProductsModule,
+        CouponsModule,
         DashboardModule,
       ],
       providers: [
-        // Guards run in this order: the rate limit counts a request before anything authenticates it.
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        // The rate limit is Express middleware (configureApp): it counts a request before anything authenticates it.
         { provide: APP_GUARD, useClass: AuthGuard },
         // Interceptors nest in this order: the envelope wraps what idempotency stores and replays.
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -9,13 +9,14 @@ import type { AppConfig } from './config/app-config';
 import { isApiPath } from './common/http/api-path';
 import { bodyParsers } from './common/http/json-body.middleware';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
+import { RateLimiter } from './common/rate-limit/rate-limit.middleware';
 import { ERROR_ENVELOPE_SCHEMA } from './common/openapi/api-envelope.decorator';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 
 /**
  * Express-level setup shared by `main.ts` and the tests, so the tests run the real thing:
- * request ids, security headers, cookies, body parsing (1 MiB), views and the OpenAPI document.
+ * request ids, security headers, cookies, rate limit, body parsing (1 MiB), views and the OpenAPI document.
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
@@ -25,6 +26,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestIdMiddleware);
   app.use(helmet());
   app.use(cookieParser());
+  // Every /v1 request is counted, unknown routes and unreadable bodies included (API.md §4).
+  app.use(app.get(RateLimiter).middleware);
   const [jsonParser, formParser] = bodyParsers(config.bodyLimitBytes);
   app.use(jsonParser);
   // Forms are for the dashboard only: the JSON API never reads a form body (no cross-site form posts).

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
@@ -30,16 +31,33 @@ async function bootstrap(): Promise<void> {
   logger.log(`Listening on port ${config.port} (${config.database.kind}${config.redisUrl ? ', redis' : ''})`, 'Bootstrap');
 
   // SIGTERM: stop accepting, let in-flight requests finish, run shutdown hooks, exit.
+  // The HTTP server drains first: Nest's close() runs the destroy hooks (the database among them)
+  // before it closes the server, which would fail every request still in flight.
   const shutdown = (signal: string) => {
     logger.log(`${signal} received: draining`, 'Bootstrap');
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
-    app
-      .close()
+    drainHttp(app)
+      .then(() => app.close())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * Stops accepting connections and resolves once every request in flight has been answered. Keep-alive
+ * connections that fall idle after their last answer are closed as they go, not after keepAliveTimeout.
+ */
+function drainHttp(app: NestExpressApplication): Promise<void> {
+  const server = app.getHttpServer() as Server;
+  return new Promise<void>((resolve) => {
+    const sweeper = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(sweeper);
+      resolve();
+    });
+  });
 }
 
 void bootstrap();

@@ -85,7 +85,8 @@ export function loadConfig(env: Env): AppConfig {
 
   const redisUrl = text('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
-    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redisUrl}")`);
+    // The value is not echoed: a Redis URL may carry a password (API.md §15).
+    problems.push('REDIS_URL must start with redis:// or rediss://');
   }
 
   let publicBaseUrl = text('PUBLIC_BASE_URL') ?? `http://localhost:${port}`;

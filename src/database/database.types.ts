@@ -93,7 +93,63 @@ export interface SystemStateTable {
   value: string;
 }
 
+export interface CustomersTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  email: string;
+  name: string | null;
+  cellphone: string | null;
+  tax_id: string | null;
+  zip_code: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export type ProductCycle = 'WEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'SEMIANNUALLY' | 'ANNUALLY';
+
+export interface ProductsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  external_id: string;
+  name: string;
+  description: string | null;
+  image_url: string | null;
+  price: number;
+  cycle: ProductCycle | null;
+  trial_days: number | null;
+  status: 'ACTIVE' | 'INACTIVE';
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface CouponsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  code: string;
+  discount_kind: 'PERCENTAGE' | 'FIXED';
+  discount: number;
+  max_redeems: number;
+  redeems_count: number;
+  status: 'ACTIVE' | 'INACTIVE';
+  expires_at: string | null;
+  notes: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
 export interface DatabaseSchema {
+  customers: CustomersTable;
+  products: ProductsTable;
+  coupons: CouponsTable;
   merchants: MerchantsTable;
   stores: StoresTable;
   sessions: SessionsTable;

@@ -1,5 +1,4 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of } from 'rxjs';
 import { Clock } from '../clock';
@@ -42,11 +41,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const claimed = await this.records.claim(scope, fingerprint, now, this.clock.isoIn(RETENTION_MS));
     if (!claimed) return of(await this.replay(scope, fingerprint, context));
 
-    const successStatus = successStatusOf(context, request);
+    const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       mergeMap((data: unknown) =>
         from(
           (async () => {
+            // Read after the handler ran: a handler may answer 200 instead of its route's 201 (an existing resource).
+            const successStatus = response.statusCode;
             const body = successEnvelope(data ?? null);
             await this.records.complete(scope, successStatus, JSON.stringify(body));
             return new PreparedResponse(successStatus, body);
@@ -80,11 +81,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     context.switchToHttp().getResponse<Response>().setHeader('Idempotent-Replayed', 'true');
     return new PreparedResponse(record.response_status ?? 200, JSON.parse(record.response_body ?? 'null'));
   }
-}
-
-function successStatusOf(context: ExecutionContext, request: Request): number {
-  const declared = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
-  return declared ?? (request.method === 'POST' ? 201 : 200);
 }
 
 /** JSON with object keys sorted, so the same body in another key order has the same fingerprint. */

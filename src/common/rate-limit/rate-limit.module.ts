@@ -3,6 +3,7 @@ import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { MemoryWindowStorage, RedisWindowStorage } from './fixed-window.storage';
+import { RateLimiter } from './rate-limit.middleware';
 
 function createStorage(config: AppConfig): MemoryWindowStorage | RedisWindowStorage {
   if (config.redisUrl === null) return new MemoryWindowStorage();
@@ -11,7 +12,8 @@ function createStorage(config: AppConfig): MemoryWindowStorage | RedisWindowStor
 
 /**
  * Rate-limit counters: in memory by default, in Redis when REDIS_URL is set so that every instance
- * shares them. The same storage also counts login attempts (API.md §3).
+ * shares them. The same storage also counts login attempts (API.md §3). `RateLimiter` is mounted as
+ * Express middleware by `configureApp`.
  */
 @Global()
 @Module({
@@ -24,7 +26,8 @@ function createStorage(config: AppConfig): MemoryWindowStorage | RedisWindowStor
       }),
     }),
   ],
-  exports: [ThrottlerModule],
+  providers: [RateLimiter],
+  exports: [ThrottlerModule, RateLimiter],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(@Inject(ThrottlerStorage) private readonly storage: MemoryWindowStorage | RedisWindowStorage) {}

@@ -1,0 +1,7 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** What every `delete` route answers. */
+export class DeletedView {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
