@@ -124,6 +124,29 @@ describe('Merchant accounts — /v1/auth (API.md §3)', () => {
       expect(rows).toEqual([{ name: 'First', email }]);
     });
 
+    it('lets exactly one of several concurrent registrations of one email through', async () => {
+      const email = uniqueEmail('race');
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          register({ name: `Racer ${index}`, email: index % 2 === 0 ? email : email.toUpperCase(), password: PASSWORD }),
+        ),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const response of responses.filter((r) => r.status === 409)) expectError(response, 409, 'CONFLICT');
+      const winner = responses.find((response) => response.status === 201)!;
+      const merchants = await app.database.db.selectFrom('merchants').select('id').where('email', '=', email).execute();
+      expect(merchants).toEqual([{ id: winner.body.data.merchant.id }]);
+      // The losers left nothing behind: one store and one key for the one merchant.
+      const keys = await app.database.db
+        .selectFrom('api_keys')
+        .innerJoin('merchants', 'merchants.id', 'api_keys.merchant_id')
+        .select('api_keys.id')
+        .where('merchants.email', '=', email)
+        .execute();
+      expect(keys).toHaveLength(1);
+    });
+
     it('treats the email case-insensitively at login too', async () => {
       const email = uniqueEmail('case');
       expect((await register({ name: 'Case', email: email.toUpperCase(), password: PASSWORD })).status).toBe(201);
@@ -347,6 +370,32 @@ describe('Merchant accounts — /v1/auth (API.md §3)', () => {
       expect((await app.http().get('/v1/stores/list').set(bearer(merchant.testKey))).status).toBe(200);
       expect((await app.http().get('/v1/fees/calculate?amount=1000&method=PIX').set(bearer(merchant.testKey))).status).toBe(200);
     });
+  });
+});
+
+describe('Session lifetime (API.md §2.6)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { SESSION_TTL_HOURS: '2' } });
+  });
+  afterAll(() => app.close());
+
+  it('follows SESSION_TTL_HOURS for register and login', async () => {
+    const before = Date.now();
+    const merchant = await registerMerchant(app);
+    const session = await app.database.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('merchant_id', '=', merchant.merchantId)
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(session.expires_at)).toBeGreaterThanOrEqual(before + 2 * HOUR_MS - 1000);
+    expect(Date.parse(session.expires_at)).toBeLessThanOrEqual(Date.now() + 2 * HOUR_MS + 1000);
+
+    const response = await app.http().post('/v1/auth/login').send({ email: merchant.email, password: merchant.password });
+    expect(response.status).toBe(200);
+    const expiresAt = Date.parse(response.body.data.session.expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 2 * HOUR_MS - 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 2 * HOUR_MS + 1000);
   });
 });
 

@@ -6,7 +6,9 @@ import { sha256Hex } from '../crypto/secrets';
 import { DomainError, validationError } from '../errors/domain-error';
 import { successEnvelope, toErrorResponse } from '../envelope/envelope';
 import { PreparedResponse } from '../envelope/raw-response';
+import { bearerToken } from '../http/bearer-token';
 import { IdempotencyRepository, IdempotencyScope } from './idempotency.repository';
+import { openResponse, sealResponse } from './sealed-response';
 
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -35,11 +37,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
 
     const scope: IdempotencyScope = { merchantId: request.auth.merchantId, mode: request.auth.mode, key: rawKey };
+    const credential = bearerToken(request) ?? '';
+    const seal = (status: number, body: unknown) =>
+      this.records.complete(scope, status, sealResponse(JSON.stringify(body), credential, rawKey));
     const fingerprint = sha256Hex(`${request.method} ${request.path}\n${canonicalJson(request.body)}`);
     const now = this.clock.nowIso();
     await this.records.deleteIfExpired(scope, now);
     const claimed = await this.records.claim(scope, fingerprint, now, this.clock.isoIn(RETENTION_MS));
-    if (!claimed) return of(await this.replay(scope, fingerprint, context));
+    if (!claimed) return of(await this.replay(scope, fingerprint, credential, context));
 
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
@@ -49,7 +54,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             // Read after the handler ran: a handler may answer 200 instead of its route's 201 (an existing resource).
             const successStatus = response.statusCode;
             const body = successEnvelope(data ?? null);
-            await this.records.complete(scope, successStatus, JSON.stringify(body));
+            await seal(successStatus, body);
             return new PreparedResponse(successStatus, body);
           })(),
         ),
@@ -59,7 +64,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           (async () => {
             const { status, body } = toErrorResponse(error);
             if (status >= 500) await this.records.release(scope);
-            else await this.records.complete(scope, status, JSON.stringify(body));
+            else await seal(status, body);
             throw error;
           })(),
         ),
@@ -67,7 +72,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  private async replay(scope: IdempotencyScope, fingerprint: string, context: ExecutionContext) {
+  private async replay(scope: IdempotencyScope, fingerprint: string, credential: string, context: ExecutionContext) {
     const record = await this.records.find(scope);
     if (!record || record.state === 'in_progress') {
       throw new DomainError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still executing');
@@ -78,8 +83,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
         'This Idempotency-Key was already used with a different route or body',
       );
     }
+    const body = record.response_body === null ? null : openResponse(record.response_body, credential, scope.key);
+    if (body === null) {
+      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used by another API key');
+    }
     context.switchToHttp().getResponse<Response>().setHeader('Idempotent-Replayed', 'true');
-    return new PreparedResponse(record.response_status ?? 200, JSON.parse(record.response_body ?? 'null'));
+    return new PreparedResponse(record.response_status ?? 200, JSON.parse(body));
   }
 }
 
