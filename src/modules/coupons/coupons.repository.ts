@@ -46,15 +46,22 @@ export class CouponsRepository {
     return applyPage(query, page).execute();
   }
 
-  async update(scope: Scope, id: string, patch: CouponPatch, executor: Executor = this.database.db): Promise<void> {
-    await executor
+  /**
+   * Applies `patch`; false when no row changed. A new finite `max_redeems` only applies while
+   * `redeems_count` fits under it, checked in the same statement, so a reservation committed meanwhile
+   * can never leave redeemsCount above maxRedeems.
+   */
+  async update(scope: Scope, id: string, patch: CouponPatch, executor: Executor = this.database.db): Promise<boolean> {
+    let query = executor
       .updateTable('coupons')
       .set(patch)
       .where('store_id', '=', scope.storeId)
       .where('mode', '=', scope.mode)
       .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .execute();
+      .where('deleted_at', 'is', null);
+    if (patch.max_redeems !== undefined && patch.max_redeems !== -1) query = query.where('redeems_count', '<=', patch.max_redeems);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /**

@@ -80,7 +80,10 @@ export class CouponsService {
     if (input.expiresAt !== undefined) patch.expires_at = input.expiresAt === null ? null : this.futureOrNull(input.expiresAt);
     if (input.notes !== undefined) patch.notes = input.notes;
     if (input.metadata !== undefined) patch.metadata = JSON.stringify(input.metadata);
-    await this.coupons.update(scope, input.id, patch);
+    if (!(await this.coupons.update(scope, input.id, patch))) {
+      // A reservation committed after the check above (or the coupon was deleted meanwhile: find answers 404).
+      throw maxRedeemsBelowCount((await this.find(scope, { id: input.id })).redeems_count);
+    }
     return this.get(scope, { id: input.id });
   }
 
