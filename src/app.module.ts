@@ -12,6 +12,8 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { DatabaseModule } from './database/database.module';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module';
+import { ChargesModule } from './modules/charges/charges.module';
+import { CheckoutsModule } from './modules/checkouts/checkouts.module';
 import { CouponsModule } from './modules/coupons/coupons.module';
 import { CustomersModule } from './modules/customers/customers.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
@@ -46,6 +48,8 @@ export class AppModule {
         CustomersModule,
         ProductsModule,
         CouponsModule,
+        ChargesModule,
+        CheckoutsModule,
         DashboardModule,
       ],
       providers: [

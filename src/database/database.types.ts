@@ -146,7 +146,83 @@ export interface CouponsTable {
   deleted_at: string | null;
 }
 
+export type ChargeKind = 'checkout' | 'transparent' | 'invoice';
+export type ChargeStatus =
+  | 'PENDING'
+  | 'PAID'
+  | 'REFUNDED'
+  | 'EXPIRED'
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'UNDER_DISPUTE'
+  | 'CHARGED_BACK';
+export type ChargeMethod = 'PIX' | 'CARD' | 'BOLETO';
+
+export interface ChargesTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  kind: ChargeKind;
+  status: ChargeStatus;
+  amount: number;
+  subtotal: number;
+  discount: number;
+  methods: string;
+  method: ChargeMethod | null;
+  installments: number;
+  fee: number | null;
+  net_amount: number | null;
+  items: string | null;
+  customer_id: string | null;
+  customer: string | null;
+  coupon_id: string | null;
+  coupon_code: string | null;
+  external_id: string | null;
+  description: string | null;
+  return_url: string | null;
+  completion_url: string | null;
+  payment_link_id: string | null;
+  pix_br_code: string | null;
+  pix_qr_png: string | null;
+  boleto_digitable_line: string | null;
+  boleto_barcode: string | null;
+  boleto_due_date: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  failure_reason: string | null;
+  refund_reason: string | null;
+  metadata: string;
+  expires_at: string | null;
+  paid_at: string | null;
+  refunded_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  name: string;
+  status: 'ACTIVE' | 'INACTIVE';
+  items: string;
+  amount: number;
+  methods: string;
+  coupon_code: string | null;
+  external_id: string | null;
+  completion_url: string | null;
+  payments_count: number;
+  max_payments: number | null;
+  expires_at: string | null;
+  metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
+  charges: ChargesTable;
+  payment_links: PaymentLinksTable;
   customers: CustomersTable;
   products: ProductsTable;
   coupons: CouponsTable;

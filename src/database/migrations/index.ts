@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation';
 import * as catalogue from './0002-catalogue';
+import * as charges from './0003-charges';
 
 /** Every migration, in order. Imported statically so the built service needs no file-system scan. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalogue': catalogue,
+  '0003-charges': charges,
 };
 
 export class StaticMigrationProvider implements MigrationProvider {

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { Scope } from '../../common/auth/auth-context';
+import { applyPage } from '../../common/pagination/page-query';
+import type { PageRequest } from '../../common/pagination/pagination';
+import { DatabaseService, Executor } from '../../database/database.service';
+import type { ChargeKind, ChargeMethod, ChargeStatus, ChargesTable } from '../../database/database.types';
+
+export interface ChargeFilters {
+  status?: ChargeStatus;
+  method?: ChargeMethod;
+  externalId?: string;
+  customerId?: string;
+  paymentLinkId?: string;
+}
+
+@Injectable()
+export class ChargesRepository {
+  constructor(private readonly database: DatabaseService) {}
+
+  async insert(row: ChargesTable, executor: Executor): Promise<void> {
+    await executor.insertInto('charges').values(row).execute();
+  }
+
+  findById(scope: Scope, id: string, executor: Executor = this.database.db, kind?: ChargeKind): Promise<ChargesTable | undefined> {
+    let query = executor
+      .selectFrom('charges')
+      .selectAll()
+      .where('store_id', '=', scope.storeId)
+      .where('mode', '=', scope.mode)
+      .where('id', '=', id);
+    if (kind !== undefined) query = query.where('kind', '=', kind);
+    return query.executeTakeFirst();
+  }
+
+  /**
+   * Moves a charge on only if it is still in one of `from`: the check and the write are one statement,
+   * so of two concurrent transitions exactly one applies.
+   */
+  async updateIfStatus(
+    scope: Scope,
+    id: string,
+    from: readonly ChargeStatus[],
+    patch: Partial<ChargesTable>,
+    executor: Executor,
+  ): Promise<boolean> {
+    const result = await executor
+      .updateTable('charges')
+      .set(patch)
+      .where('store_id', '=', scope.storeId)
+      .where('mode', '=', scope.mode)
+      .where('id', '=', id)
+      .where('status', 'in', [...from])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  listPage(scope: Scope, kind: ChargeKind, page: PageRequest, filters: ChargeFilters): Promise<ChargesTable[]> {
+    let query = this.database.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('store_id', '=', scope.storeId)
+      .where('mode', '=', scope.mode)
+      .where('kind', '=', kind);
+    if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+    if (filters.method !== undefined) query = query.where('method', '=', filters.method);
+    if (filters.externalId !== undefined) query = query.where('external_id', '=', filters.externalId);
+    if (filters.customerId !== undefined) query = query.where('customer_id', '=', filters.customerId);
+    if (filters.paymentLinkId !== undefined) query = query.where('payment_link_id', '=', filters.paymentLinkId);
+    return applyPage(query, page).execute();
+  }
+
+  /** Pending charges past their expiry, oldest deadline first; `scope` narrows to one store and mode. */
+  findDueForExpiry(now: string, limit: number, scope?: Scope): Promise<Pick<ChargesTable, 'id' | 'store_id' | 'mode'>[]> {
+    let query = this.database.db
+      .selectFrom('charges')
+      .select(['id', 'store_id', 'mode'])
+      .where('status', '=', 'PENDING')
+      .where('expires_at', '<=', now);
+    if (scope !== undefined) query = query.where('store_id', '=', scope.storeId).where('mode', '=', scope.mode);
+    return query.orderBy('expires_at', 'asc').limit(limit).execute();
+  }
+}

@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import type { Scope } from '../../common/auth/auth-context';
+import { Clock } from '../../common/clock';
+import { DomainError } from '../../common/errors/domain-error';
+import { newId } from '../../common/ids';
+import { Page, toPage, toPageRequest } from '../../common/pagination/pagination';
+import { assertSandbox } from '../../common/sandbox';
+import type { Metadata } from '../../common/validation/metadata';
+import { DatabaseService, Executor } from '../../database/database.service';
+import type { ChargeMethod, ChargesTable } from '../../database/database.types';
+import { ChargeExpiryService } from '../charges/charge-expiry.service';
+import { ChargePaymentService } from '../charges/charge-payment.service';
+import { ChargePresenter } from '../charges/charge.presenter';
+import { chargeNotFound, ChargeTransitionsService } from '../charges/charge-transitions.service';
+import { ChargesRepository } from '../charges/charges.repository';
+import { discountFor } from '../coupons/coupon-rules';
+import { CouponsService } from '../coupons/coupons.service';
+import { CustomersService } from '../customers/customers.service';
+import { ProductsService } from '../products/products.service';
+import { assertPayableByEveryMethod, priceItems } from './checkout-pricing';
+import { customerChoice, methodNotOffered, unknownCustomer } from './checkouts.errors';
+import type {
+  CheckoutView,
+  CreateCheckoutDto,
+  ListCheckoutsQueryDto,
+  RefundDto,
+  SimulateCheckoutPaymentDto,
+} from './dto/checkout.dto';
+
+const DEFAULT_METHODS: ChargeMethod[] = ['PIX', 'CARD'];
+const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
+
+/** Everything a new checkout is made of, whether created directly or by a payment link's buyer. */
+export interface CheckoutSpec {
+  items: { productId: string; quantity: number }[];
+  methods?: ChargeMethod[];
+  coupon?: string | null;
+  customerId?: string | null;
+  externalId?: string | null;
+  returnUrl?: string | null;
+  completionUrl?: string | null;
+  expiresInSeconds?: number;
+  paymentLinkId?: string | null;
+  metadata?: Metadata;
+}
+
+@Injectable()
+export class CheckoutsService {
+  constructor(
+    private readonly database: DatabaseService,
+    private readonly charges: ChargesRepository,
+    private readonly transitions: ChargeTransitionsService,
+    private readonly payments: ChargePaymentService,
+    private readonly expiry: ChargeExpiryService,
+    private readonly presenter: ChargePresenter,
+    private readonly products: ProductsService,
+    private readonly customers: CustomersService,
+    private readonly coupons: CouponsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(scope: Scope, input: CreateCheckoutDto): Promise<CheckoutView> {
+    const customerId = await this.resolveCustomer(scope, input);
+    const row = await this.database.transaction((trx) =>
+      this.createInTransaction(
+        scope,
+        {
+          items: input.items,
+          methods: input.methods,
+          coupon: input.coupon,
+          customerId,
+          externalId: input.externalId,
+          returnUrl: input.returnUrl,
+          completionUrl: input.completionUrl,
+          expiresInSeconds: input.expiresIn,
+          metadata: input.metadata,
+        },
+        trx,
+      ),
+    );
+    return this.view(row);
+  }
+
+  /**
+   * Prices the items, reserves the coupon, stores the checkout and records `checkout.created`, all on
+   * `trx`: a refused coupon or amount leaves nothing behind.
+   */
+  async createInTransaction(scope: Scope, spec: CheckoutSpec, trx: Executor): Promise<ChargesTable> {
+    const products = await this.products.findForCharge(scope, [...new Set(spec.items.map((item) => item.productId))], trx);
+    const { lines, subtotal } = priceItems(spec.items, products);
+    const methods = spec.methods ?? DEFAULT_METHODS;
+    let discount = 0;
+    let coupon: { id: string; code: string } | null = null;
+    if (spec.coupon) {
+      const reserved = await this.coupons.reserve(scope, spec.coupon, trx);
+      discount = discountFor(reserved, subtotal);
+      coupon = { id: reserved.id, code: reserved.code };
+    }
+    const amount = subtotal - discount;
+    assertPayableByEveryMethod(amount, methods);
+    const now = this.clock.nowIso();
+    const row: ChargesTable = {
+      id: newId('bill'),
+      store_id: scope.storeId,
+      mode: scope.mode,
+      kind: 'checkout',
+      status: 'PENDING',
+      amount,
+      subtotal,
+      discount,
+      methods: JSON.stringify(methods),
+      method: null,
+      installments: 1,
+      fee: null,
+      net_amount: null,
+      items: JSON.stringify(lines),
+      customer_id: spec.customerId ?? null,
+      customer: null,
+      coupon_id: coupon?.id ?? null,
+      coupon_code: coupon?.code ?? null,
+      external_id: spec.externalId ?? null,
+      description: null,
+      return_url: spec.returnUrl ?? null,
+      completion_url: spec.completionUrl ?? null,
+      payment_link_id: spec.paymentLinkId ?? null,
+      pix_br_code: null,
+      pix_qr_png: null,
+      boleto_digitable_line: null,
+      boleto_barcode: null,
+      boleto_due_date: null,
+      card_brand: null,
+      card_last4: null,
+      failure_reason: null,
+      refund_reason: null,
+      metadata: JSON.stringify(spec.metadata ?? {}),
+      expires_at: this.clock.isoIn((spec.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000),
+      paid_at: null,
+      refunded_at: null,
+      cancelled_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.charges.insert(row, trx);
+    await this.transitions.recordEvent(scope, row, 'created', trx);
+    return row;
+  }
+
+  async list(scope: Scope, query: ListCheckoutsQueryDto): Promise<Page<CheckoutView>> {
+    await this.expiry.sweep(scope);
+    const page = toPageRequest(query);
+    const rows = await this.charges.listPage(scope, 'checkout', page, {
+      status: query.status,
+      externalId: query.externalId,
+      customerId: query.customerId,
+    });
+    return toPage(rows, page, (row) => this.view(row));
+  }
+
+  async get(scope: Scope, id: string): Promise<CheckoutView> {
+    return this.view(await this.find(scope, id));
+  }
+
+  /** The checkout as stored now (a due PENDING one expired first). */
+  async find(scope: Scope, id: string): Promise<ChargesTable> {
+    const row = await this.charges.findById(scope, id, undefined, 'checkout');
+    if (!row) throw chargeNotFound();
+    return this.expiry.refresh(scope, row);
+  }
+
+  async cancel(scope: Scope, id: string): Promise<CheckoutView> {
+    await this.find(scope, id);
+    const row = await this.database.transaction((trx) => this.transitions.apply(scope, id, 'cancel', trx));
+    return this.view(row);
+  }
+
+  /** Full refund; refunding a REFUNDED checkout returns it unchanged (also when a concurrent refund won). */
+  async refund(scope: Scope, input: RefundDto): Promise<CheckoutView> {
+    const current = await this.find(scope, input.id);
+    if (current.status === 'REFUNDED') return this.view(current);
+    try {
+      const row = await this.database.transaction((trx) =>
+        this.transitions.apply(scope, input.id, 'refund', trx, { refund_reason: input.reason ?? null }),
+      );
+      return this.view(row);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'INVALID_STATE') {
+        const now = await this.find(scope, input.id);
+        if (now.status === 'REFUNDED') return this.view(now);
+      }
+      throw error;
+    }
+  }
+
+  async simulatePayment(scope: Scope, input: SimulateCheckoutPaymentDto): Promise<CheckoutView> {
+    assertSandbox(scope);
+    const current = await this.find(scope, input.id);
+    const offered = JSON.parse(current.methods) as ChargeMethod[];
+    const method = input.method ?? offered[0];
+    if (!offered.includes(method)) throw methodNotOffered(method);
+    const row = await this.database.transaction((trx) => this.payments.pay(scope, input.id, method, trx));
+    return this.view(row);
+  }
+
+  async simulateExpiration(scope: Scope, id: string): Promise<CheckoutView> {
+    assertSandbox(scope);
+    await this.find(scope, id);
+    const row = await this.database.transaction((trx) => this.transitions.apply(scope, id, 'expire', trx));
+    return this.view(row);
+  }
+
+  view(row: ChargesTable): CheckoutView {
+    return this.presenter.checkout(row) as CheckoutView;
+  }
+
+  private async resolveCustomer(scope: Scope, input: CreateCheckoutDto): Promise<string | null> {
+    if (input.customerId !== undefined && input.customer !== undefined) throw customerChoice();
+    if (input.customerId !== undefined) {
+      try {
+        return (await this.customers.get(scope, input.customerId)).id;
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'NOT_FOUND') throw unknownCustomer();
+        throw error;
+      }
+    }
+    if (input.customer !== undefined) {
+      // Found by taxId or created: a customer is a record of its own, kept even if the checkout is refused.
+      return (await this.customers.create(scope, { ...input.customer, metadata: undefined })).customer.id;
+    }
+    return null;
+  }
+}
