@@ -40,4 +40,4 @@ if (process.env.TEST_REDIS_URL) {
   projects.push(e2e('e2e-redis', '<rootDir>/test/support/env-redis.ts', ['<rootDir>/test/**/rate-limit*.e2e-spec.ts']));
 }
 
-module.exports = { projects, maxWorkers: 2 };
+module.exports = { projects, maxWorkers: 2, testTimeout: 60_000 };

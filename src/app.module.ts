@@ -25,6 +25,7 @@ import { HealthModule } from './modules/health/health.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
 import { ProductsModule } from './modules/products/products.module';
 import { StoresModule } from './modules/stores/stores.module';
+import { TransparentsModule } from './modules/transparents/transparents.module';
 
 @Module({})
 export class AppModule {
@@ -50,6 +51,7 @@ export class AppModule {
         CouponsModule,
         ChargesModule,
         CheckoutsModule,
+        TransparentsModule,
         DashboardModule,
       ],
       providers: [

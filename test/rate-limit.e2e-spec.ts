@@ -9,6 +9,9 @@ import { createTestDatabase, startTestApp, TestApp, TestDatabase } from './suppo
  * the keys: that way setting up a test never spends a request of the bucket under test.
  */
 const onRedis = process.env.E2E_RATE_LIMIT_STORE === 'redis';
+// Apps boot and windows pass: more than Jest's default 5 s under a loaded machine.
+jest.setTimeout(60_000);
+
 const LIMITED = { RATE_LIMIT_DISABLED: '0', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,6 +164,23 @@ describe(`Rate limiting (API.md §4) — counters in ${onRedis ? 'Redis' : 'memo
       expectCounted(response, 5, remaining, 60);
     }
     expectLimited(await app.http().get('/v1/stores/list').set('Authorization', 'Bearer not-a-key'), 5, 60);
+  });
+
+  it('counts requests whose body cannot be read, in the bucket of their key', async () => {
+    const app = await limitedApp();
+    const key = await newKey();
+    for (let remaining = 4; remaining >= 0; remaining -= 1) {
+      const response = await app
+        .http()
+        .post('/v1/api-keys/create')
+        .set(bearer(key))
+        .set('Content-Type', 'application/json')
+        .send('{"name": "k",');
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expectCounted(response, 5, remaining, 60);
+    }
+    expectLimited(await app.http().post('/v1/api-keys/create').set(bearer(key)).send({ name: 'k', permissions: ['*'] }), 5, 60);
   });
 
   it('gives two keys independent buckets', async () => {

@@ -7,11 +7,19 @@ import { ChargePresenter } from './charge.presenter';
 import { ChargeTransitionsService } from './charge-transitions.service';
 import { ChargesRepository } from './charges.repository';
 import { ChargePaymentService } from './charge-payment.service';
+import { ChargeOperationsService } from './charge-operations.service';
 
 /** What every kind of charge shares: storage, the lifecycle, expiry, payment by method, presentation. */
 @Module({
   imports: [LedgerModule, EventsModule, CouponsModule],
-  providers: [ChargesRepository, ChargeTransitionsService, ChargeExpiryService, ChargePresenter, ChargePaymentService],
-  exports: [ChargesRepository, ChargeTransitionsService, ChargeExpiryService, ChargePresenter, ChargePaymentService],
+  providers: [ChargesRepository, ChargeTransitionsService, ChargeExpiryService, ChargePresenter, ChargePaymentService, ChargeOperationsService],
+  exports: [
+    ChargesRepository,
+    ChargeTransitionsService,
+    ChargeExpiryService,
+    ChargePresenter,
+    ChargePaymentService,
+    ChargeOperationsService,
+  ],
 })
 export class ChargesModule {}

@@ -9,9 +9,9 @@ import type { Metadata } from '../../common/validation/metadata';
 import { DatabaseService, Executor } from '../../database/database.service';
 import type { ChargeMethod, ChargesTable } from '../../database/database.types';
 import { ChargeExpiryService } from '../charges/charge-expiry.service';
-import { ChargePaymentService } from '../charges/charge-payment.service';
+import { ChargeOperationsService } from '../charges/charge-operations.service';
 import { ChargePresenter } from '../charges/charge.presenter';
-import { chargeNotFound, ChargeTransitionsService } from '../charges/charge-transitions.service';
+import { ChargeTransitionsService } from '../charges/charge-transitions.service';
 import { ChargesRepository } from '../charges/charges.repository';
 import { discountFor } from '../coupons/coupon-rules';
 import { CouponsService } from '../coupons/coupons.service';
@@ -50,7 +50,7 @@ export class CheckoutsService {
     private readonly database: DatabaseService,
     private readonly charges: ChargesRepository,
     private readonly transitions: ChargeTransitionsService,
-    private readonly payments: ChargePaymentService,
+    private readonly operations: ChargeOperationsService,
     private readonly expiry: ChargeExpiryService,
     private readonly presenter: ChargePresenter,
     private readonly products: ProductsService,
@@ -157,55 +157,28 @@ export class CheckoutsService {
   }
 
   async get(scope: Scope, id: string): Promise<CheckoutView> {
-    return this.view(await this.find(scope, id));
-  }
-
-  /** The checkout as stored now (a due PENDING one expired first). */
-  async find(scope: Scope, id: string): Promise<ChargesTable> {
-    const row = await this.charges.findById(scope, id, undefined, 'checkout');
-    if (!row) throw chargeNotFound();
-    return this.expiry.refresh(scope, row);
+    return this.view(await this.operations.find(scope, id, 'checkout'));
   }
 
   async cancel(scope: Scope, id: string): Promise<CheckoutView> {
-    await this.find(scope, id);
-    const row = await this.database.transaction((trx) => this.transitions.apply(scope, id, 'cancel', trx));
-    return this.view(row);
+    return this.view(await this.operations.cancel(scope, id, 'checkout'));
   }
 
-  /** Full refund; refunding a REFUNDED checkout returns it unchanged (also when a concurrent refund won). */
   async refund(scope: Scope, input: RefundDto): Promise<CheckoutView> {
-    const current = await this.find(scope, input.id);
-    if (current.status === 'REFUNDED') return this.view(current);
-    try {
-      const row = await this.database.transaction((trx) =>
-        this.transitions.apply(scope, input.id, 'refund', trx, { refund_reason: input.reason ?? null }),
-      );
-      return this.view(row);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'INVALID_STATE') {
-        const now = await this.find(scope, input.id);
-        if (now.status === 'REFUNDED') return this.view(now);
-      }
-      throw error;
-    }
+    return this.view(await this.operations.refund(scope, input.id, 'checkout', input.reason ?? null));
   }
 
   async simulatePayment(scope: Scope, input: SimulateCheckoutPaymentDto): Promise<CheckoutView> {
     assertSandbox(scope);
-    const current = await this.find(scope, input.id);
+    const current = await this.operations.find(scope, input.id, 'checkout');
     const offered = JSON.parse(current.methods) as ChargeMethod[];
     const method = input.method ?? offered[0];
     if (!offered.includes(method)) throw methodNotOffered(method);
-    const row = await this.database.transaction((trx) => this.payments.pay(scope, input.id, method, trx));
-    return this.view(row);
+    return this.view(await this.operations.simulatePayment(scope, input.id, 'checkout', method));
   }
 
   async simulateExpiration(scope: Scope, id: string): Promise<CheckoutView> {
-    assertSandbox(scope);
-    await this.find(scope, id);
-    const row = await this.database.transaction((trx) => this.transitions.apply(scope, id, 'expire', trx));
-    return this.view(row);
+    return this.view(await this.operations.simulateExpiration(scope, id, 'checkout'));
   }
 
   view(row: ChargesTable): CheckoutView {

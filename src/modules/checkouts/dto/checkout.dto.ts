@@ -22,19 +22,7 @@ import { ListQueryDto } from '../../../common/pagination/pagination';
 import { IsMetadata, Metadata } from '../../../common/validation/metadata';
 import { lowerCaseTrimmed, trimmed } from '../../../common/validation/transforms';
 import type { ChargeMethod, ChargeStatus } from '../../../database/database.types';
-
-export const CHARGE_METHODS: readonly ChargeMethod[] = ['PIX', 'CARD', 'BOLETO'];
-export const CHARGE_STATUSES: readonly ChargeStatus[] = [
-  'PENDING',
-  'PAID',
-  'REFUNDED',
-  'EXPIRED',
-  'CANCELLED',
-  'FAILED',
-  'UNDER_DISPUTE',
-  'CHARGED_BACK',
-];
-export const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+import { CHARGE_METHODS, CHARGE_STATUSES, URL_OPTIONS } from '../../charges/charge-values';
 
 export class CheckoutItemDto {
   @ApiProperty({ example: 'prod_01JD2Z3M4N5P6Q7R8S9T0V1W2X' })
