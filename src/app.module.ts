@@ -23,6 +23,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { FeesModule } from './modules/fees/fees.module';
 import { HealthModule } from './modules/health/health.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
+import { PaymentLinksModule } from './modules/payment-links/payment-links.module';
 import { ProductsModule } from './modules/products/products.module';
 import { StoresModule } from './modules/stores/stores.module';
 import { TransparentsModule } from './modules/transparents/transparents.module';
@@ -52,6 +53,7 @@ export class AppModule {
         ChargesModule,
         CheckoutsModule,
         TransparentsModule,
+        PaymentLinksModule,
         DashboardModule,
       ],
       providers: [

@@ -14,12 +14,20 @@ import { ChargesRepository } from './charges.repository';
 export const chargeNotFound = () => notFound('Charge');
 
 /**
+ * Work another family does inside a charge's transition, on the same transaction (a payment link
+ * counting a payment, say). Throwing rolls the whole transition back.
+ */
+export type TransitionHook = (scope: Scope, charge: ChargesTable, action: ChargeAction, trx: Executor) => Promise<void>;
+
+/**
  * The one function that moves a charge through its lifecycle: the status change, its ledger rows, the
  * coupon given back (expire, cancel) and the event, all on the caller's transaction, so they commit
  * together or not at all.
  */
 @Injectable()
 export class ChargeTransitionsService {
+  private readonly hooks: TransitionHook[] = [];
+
   constructor(
     private readonly charges: ChargesRepository,
     private readonly ledger: LedgerService,
@@ -55,7 +63,12 @@ export class ChargeTransitionsService {
       await this.coupons.release(scope, updated.coupon_id, trx);
     }
     if (transition.event !== null) await this.recordEvent(scope, updated, transition.event, trx);
+    for (const hook of this.hooks) await hook(scope, updated, action, trx);
     return updated;
+  }
+
+  onTransition(hook: TransitionHook): void {
+    this.hooks.push(hook);
   }
 
   /** Records `<kind>.<event>` with the charge as `get` shows it now. */

@@ -10,7 +10,7 @@ import { DatabaseService, Executor } from '../../database/database.service';
 import type { ChargeMethod, ChargesTable } from '../../database/database.types';
 import { ChargeExpiryService } from '../charges/charge-expiry.service';
 import { ChargeOperationsService } from '../charges/charge-operations.service';
-import { ChargePresenter } from '../charges/charge.presenter';
+import { ChargeItem, ChargePresenter } from '../charges/charge.presenter';
 import { ChargeTransitionsService } from '../charges/charge-transitions.service';
 import { ChargesRepository } from '../charges/charges.repository';
 import { discountFor } from '../coupons/coupon-rules';
@@ -33,6 +33,8 @@ const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 /** Everything a new checkout is made of, whether created directly or by a payment link's buyer. */
 export interface CheckoutSpec {
   items: { productId: string; quantity: number }[];
+  /** Lines already priced (a payment link's offer): used as they are instead of the current catalogue. */
+  pricedLines?: ChargeItem[];
   methods?: ChargeMethod[];
   coupon?: string | null;
   customerId?: string | null;
@@ -86,8 +88,9 @@ export class CheckoutsService {
    * `trx`: a refused coupon or amount leaves nothing behind.
    */
   async createInTransaction(scope: Scope, spec: CheckoutSpec, trx: Executor): Promise<ChargesTable> {
-    const products = await this.products.findForCharge(scope, [...new Set(spec.items.map((item) => item.productId))], trx);
-    const { lines, subtotal } = priceItems(spec.items, products);
+    const { lines, subtotal } = spec.pricedLines
+      ? { lines: spec.pricedLines, subtotal: spec.pricedLines.reduce((sum, line) => sum + line.unitPrice * line.quantity, 0) }
+      : priceItems(spec.items, await this.products.findForCharge(scope, [...new Set(spec.items.map((item) => item.productId))], trx));
     const methods = spec.methods ?? DEFAULT_METHODS;
     let discount = 0;
     let coupon: { id: string; code: string } | null = null;
@@ -185,7 +188,8 @@ export class CheckoutsService {
     return this.presenter.checkout(row) as CheckoutView;
   }
 
-  private async resolveCustomer(scope: Scope, input: CreateCheckoutDto): Promise<string | null> {
+  /** A customer by id, or found by taxId / created from inline details; null when neither is sent. */
+  async resolveCustomer(scope: Scope, input: Pick<CreateCheckoutDto, 'customerId' | 'customer'>): Promise<string | null> {
     if (input.customerId !== undefined && input.customer !== undefined) throw customerChoice();
     if (input.customerId !== undefined) {
       try {
