@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { CsrfModule } from './common/csrf/csrf.module';
 import { AllExceptionsFilter } from './common/envelope/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
@@ -23,6 +24,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { FeesModule } from './modules/fees/fees.module';
 import { HealthModule } from './modules/health/health.module';
 import { LedgerModule } from './modules/ledger/ledger.module';
+import { PayPageModule } from './modules/pay-page/pay-page.module';
 import { PaymentLinksModule } from './modules/payment-links/payment-links.module';
 import { ProductsModule } from './modules/products/products.module';
 import { StoresModule } from './modules/stores/stores.module';
@@ -40,6 +42,7 @@ export class AppModule {
         DatabaseModule,
         RateLimitModule,
         IdempotencyModule,
+        CsrfModule,
         HealthModule,
         AuthModule,
         ApiKeysModule,
@@ -54,6 +57,7 @@ export class AppModule {
         CheckoutsModule,
         TransparentsModule,
         PaymentLinksModule,
+        PayPageModule,
         DashboardModule,
       ],
       providers: [

@@ -11,6 +11,8 @@ import { bodyParsers } from './common/http/json-body.middleware';
 import { requestIdMiddleware } from './common/http/request-id.middleware';
 import { RateLimiter } from './common/rate-limit/rate-limit.middleware';
 import { ERROR_ENVELOPE_SCHEMA } from './common/openapi/api-envelope.decorator';
+import { CsrfService } from './common/csrf/csrf.service';
+import { registerViewHelpers } from './common/views/view-helpers';
 
 export const PROJECT_ROOT = join(__dirname, '..');
 
@@ -34,8 +36,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use((request: Request, response: Response, next: NextFunction) =>
     isApiPath(request.path) ? next() : formParser(request, response, next),
   );
-  app.setBaseViewsDir(join(PROJECT_ROOT, 'views'));
+  // Every HTML form post must carry its CSRF token; refused ones never reach a handler.
+  app.use(app.get(CsrfService).middleware);
+  const viewsDir = join(PROJECT_ROOT, 'views');
+  app.setBaseViewsDir(viewsDir);
   app.setViewEngine('hbs');
+  registerViewHelpers(viewsDir);
+  app.useStaticAssets(join(PROJECT_ROOT, 'public'), { prefix: '/assets/', maxAge: '1h' });
   setUpOpenApi(app);
 }
 

@@ -18,7 +18,14 @@ export class ChargePaymentService {
     private readonly expiry: ChargeExpiryService,
   ) {}
 
-  async pay(scope: Scope, chargeId: string, method: ChargeMethod, trx: Executor, installments = 1): Promise<ChargesTable> {
+  async pay(
+    scope: Scope,
+    chargeId: string,
+    method: ChargeMethod,
+    trx: Executor,
+    installments = 1,
+    card: { brand: string; last4: string } | null = null,
+  ): Promise<ChargesTable> {
     const charge = await this.charges.findById(scope, chargeId, trx);
     if (!charge) throw chargeNotFound();
     if (this.expiry.isDue(charge)) throw invalidState('The charge has expired');
@@ -29,6 +36,7 @@ export class ChargePaymentService {
       installments,
       fee: quote.fee,
       net_amount: quote.netAmount,
+      ...(card === null ? {} : { card_brand: card.brand, card_last4: card.last4 }),
     });
   }
 }

@@ -32,6 +32,11 @@ export class ChargesRepository {
     return query.executeTakeFirst();
   }
 
+  /** For the public hosted page, which knows only the id; the row tells the store and mode. */
+  findByIdForHostedPage(id: string): Promise<ChargesTable | undefined> {
+    return this.database.db.selectFrom('charges').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /**
    * Moves a charge on only if it is still in one of `from`: the check and the write are one statement,
    * so of two concurrent transitions exactly one applies.
