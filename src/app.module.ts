@@ -29,6 +29,7 @@ import { PaymentLinksModule } from './modules/payment-links/payment-links.module
 import { ProductsModule } from './modules/products/products.module';
 import { StoresModule } from './modules/stores/stores.module';
 import { TransparentsModule } from './modules/transparents/transparents.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -58,6 +59,7 @@ export class AppModule {
         TransparentsModule,
         PaymentLinksModule,
         PayPageModule,
+        WebhooksModule,
         DashboardModule,
       ],
       providers: [

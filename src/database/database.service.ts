@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -20,7 +20,7 @@ const PG_NUMERIC = 1700;
  * requests can never interleave inside one transaction.
  */
 @Injectable()
-export class DatabaseService implements OnModuleInit, OnModuleDestroy {
+export class DatabaseService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseService.name);
   readonly db: Kysely<DatabaseSchema>;
   readonly dialect: 'sqlite' | 'postgres';
@@ -58,7 +58,8 @@ export class DatabaseService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Last of all at shutdown: workers stop in onModuleDestroy and may still record what they finished. */
+  async onApplicationShutdown(): Promise<void> {
     await this.db.destroy();
   }
 }

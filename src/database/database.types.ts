@@ -220,7 +220,42 @@ export interface PaymentLinksTable {
   updated_at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  url: string;
+  events: string;
+  description: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DatabaseSchema {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   charges: ChargesTable;
   payment_links: PaymentLinksTable;
   customers: CustomersTable;

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation';
 import * as catalogue from './0002-catalogue';
 import * as charges from './0003-charges';
+import * as webhooks from './0004-webhooks';
 
 /** Every migration, in order. Imported statically so the built service needs no file-system scan. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalogue': catalogue,
   '0003-charges': charges,
+  '0004-webhooks': webhooks,
 };
 
 export class StaticMigrationProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Scope } from '../../common/auth/auth-context';
 import { Clock } from '../../common/clock';
 import { DomainError } from '../../common/errors/domain-error';
@@ -15,7 +15,7 @@ const SWEEP_BATCH = 200;
  * sweep, so `checkout.expired` fires and coupon reservations come back even if nobody looks.
  */
 @Injectable()
-export class ChargeExpiryService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ChargeExpiryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ChargeExpiryService.name);
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<number> | null = null;
@@ -32,7 +32,7 @@ export class ChargeExpiryService implements OnApplicationBootstrap, OnApplicatio
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
   }

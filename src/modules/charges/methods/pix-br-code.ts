@@ -40,10 +40,11 @@ export function crc16CcittFalse(payload: string): string {
 
 export function buildBrCode(input: BrCodeInput): string {
   if (!/^[A-Za-z0-9]{1,25}$/.test(input.txid)) throw new Error('txid must be 1–25 letters or digits');
+  const keyFields = field('00', 'br.gov.bcb.pix') + field('01', input.pixKey);
+  // Field 26 holds at most 99 characters: the description gets what the key leaves (37 with an EVP key).
+  const descriptionRoom = Math.min(40, 99 - keyFields.length - 4);
   const merchantAccount =
-    field('00', 'br.gov.bcb.pix') +
-    field('01', input.pixKey) +
-    (input.description ? field('02', ascii(input.description, 40)) : '');
+    keyFields + (input.description && descriptionRoom > 0 ? field('02', ascii(input.description, descriptionRoom)) : '');
   const payload =
     field('00', '01') +
     field('01', '12') +

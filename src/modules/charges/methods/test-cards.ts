@@ -33,10 +33,11 @@ export function sandboxOutcome(number: string): CardOutcome {
 }
 
 export function cardBrand(number: string): string {
+  // Elo's ranges sit inside Visa's "4" and must be matched before it.
+  if (/^(4011|4312|4389|4514|4576|5041|5066|5067|509|6277|6362|6363|650|6516|6550)/.test(number)) return 'ELO';
   if (/^4/.test(number)) return 'VISA';
   if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return 'MASTERCARD';
   if (/^3[47]/.test(number)) return 'AMEX';
-  if (/^(4011|4312|4389|4514|4576|5041|5066|5067|509|6277|6362|6363|650|6516|6550)/.test(number)) return 'ELO';
   if (/^(606282|3841)/.test(number)) return 'HIPERCARD';
   return 'UNKNOWN';
 }

@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ListQueryDto } from '../../../common/pagination/pagination';
+
+export class ListEventsQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ example: 'checkout.paid' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(60)
+  type?: string;
+}
+
+export class EventIdDto {
+  @ApiProperty({ example: 'evt_01JD2Z3M4N5P6Q7R8S9T0V1W2X' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(60)
+  id: string;
+}
+
+export class EventDataView {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'the resource as `get` returned it then' })
+  object: Record<string, unknown>;
+}
+
+export class EventView {
+  @ApiProperty({ example: 'evt_01JD2Z3M4N5P6Q7R8S9T0V1W2X' }) id: string;
+  @ApiProperty({ example: 'checkout.paid' }) type: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty() devMode: boolean;
+  @ApiProperty({ type: EventDataView }) data: EventDataView;
+}
+
+export class EventPageView {
+  @ApiProperty({ type: [EventView] }) items: EventView[];
+  @ApiProperty() hasMore: boolean;
+  @ApiProperty({ nullable: true, type: String }) next: string | null;
+}
