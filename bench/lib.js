@@ -65,10 +65,10 @@ async function startService() {
   };
 }
 
-function load(url, path, { headers = {}, method = 'GET', body, duration = DURATION, connections = CONNECTIONS, requests } = {}) {
+function load(url, path, { headers = {}, method = 'GET', body, duration = DURATION, connections = CONNECTIONS, amount } = {}) {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: `${url}${path}`, connections, duration, headers, method, body, requests },
+      { url: `${url}${path}`, connections, headers, method, body, ...(amount ? { amount } : { duration }) },
       (error, result) => {
         if (error) return reject(error);
         if (result.non2xx > 0 || result.errors > 0) {

@@ -8,6 +8,7 @@ const { startService } = require('./lib');
 const SUITES = {
   foundation: require('./foundation'),
   catalogue: require('./catalogue'),
+  webhooks: require('./webhooks'),
 };
 
 async function main() {

@@ -42,10 +42,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(30)', (c) => c.notNull())
     .execute();
+  await db.schema.createIndex('webhook_deliveries_queue_idx').on('webhook_deliveries').columns(['status', 'id']).execute();
   await db.schema
-    .createIndex('webhook_deliveries_due_idx')
+    .createIndex('webhook_deliveries_lease_idx')
     .on('webhook_deliveries')
-    .columns(['status', 'next_attempt_at'])
+    .columns(['status', 'locked_until'])
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_endpoint_idx')

@@ -46,52 +46,54 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Due deliveries, each endpoint's oldest first, skipping endpoints that already have one in flight
-   * (a live lease): per endpoint, events go out in the order they happened.
+   * Due deliveries in event order, leaving out endpoints that already have a delivery in flight (a live
+   * lease held by this or another instance): per endpoint, one batch at a time, sent in order.
    */
-  findDue(now: string, limit: number): Promise<WebhookDeliveriesTable[]> {
-    return this.database.db
-      .selectFrom('webhook_deliveries as d')
-      .selectAll('d')
-      .where('d.status', '=', 'PENDING')
-      .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<=', now)]))
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('webhook_deliveries as earlier')
-              .select('earlier.id')
-              .whereRef('earlier.endpoint_id', '=', 'd.endpoint_id')
-              .where('earlier.status', '=', 'PENDING')
-              .whereRef('earlier.id', '<', 'd.id')
-              .where((inner) =>
-                inner.or([
-                  inner('earlier.next_attempt_at', '<=', now),
-                  inner('earlier.locked_until', '>', now),
-                ]),
-              ),
-          ),
-        ),
-      )
-      .orderBy('d.id', 'asc')
-      .limit(limit)
+  async findDue(now: string, limit: number): Promise<WebhookDeliveriesTable[]> {
+    const busy = await this.database.db
+      .selectFrom('webhook_deliveries')
+      .select('endpoint_id')
+      .distinct()
+      .where('status', '=', 'PENDING')
+      .where('locked_until', '>', now)
       .execute();
+    let query = this.database.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+    if (busy.length > 0) query = query.where('endpoint_id', 'not in', busy.map((row) => row.endpoint_id));
+    return query.orderBy('id', 'asc').limit(limit).execute();
   }
 
   /**
-   * Takes a lease on one delivery: a conditional update, so of several workers (instances) exactly one
-   * gets it, and a lease left by a crashed worker can be taken again once it runs out.
+   * Takes a lease on deliveries: one conditional update, so of several workers (instances) exactly one
+   * gets each row, and a lease left by a crashed worker can be taken again once it runs out. Answers
+   * the ids this worker now holds.
    */
-  async lease(id: string, now: string, until: string): Promise<boolean> {
-    const result = await this.database.db
+  async lease(ids: string[], now: string, until: string): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.database.db
       .updateTable('webhook_deliveries')
       .set({ locked_until: until })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('status', '=', 'PENDING')
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+      .returning('id')
+      .execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Gives back leases not used (a batch stopped early): the next pass takes them again. */
+  async release(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.database.db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: null })
+      .where('id', 'in', ids)
+      .where('status', '=', 'PENDING')
+      .execute();
   }
 
   async recordAttempt(

@@ -10,9 +10,11 @@ import { postWebhook } from './webhook-sender';
 import { signWebhook } from './webhook-signature';
 
 const TIMEOUT_MS = 10_000;
-const LEASE_MS = 30_000;
+const PER_ENDPOINT = 20;
+/** Long enough for a whole batch of timeouts, so a lease never runs out while its batch is still being sent. */
+const LEASE_MS = PER_ENDPOINT * TIMEOUT_MS + 30_000;
 const POLL_MS = 200;
-const BATCH = 100;
+const SCAN = 500;
 
 interface Attempt {
   at: string;
@@ -25,7 +27,7 @@ interface Attempt {
  * Delivers pending webhook deliveries from the database (the outbox), so a delivery committed before a
  * crash or restart is still sent. Each delivery is leased by a conditional update before sending, so
  * several instances can run this worker without sending anything twice. Per endpoint, the oldest due
- * delivery goes first and only one is in flight at a time.
+ * deliveries go first, in order, one batch in flight at a time.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -61,31 +63,42 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.wake?.();
   }
 
-  /** One pass: leases what is due and sends it; answers how many were attempted. */
+  /**
+   * One pass: leases up to PER_ENDPOINT due deliveries of each endpoint and sends each endpoint's batch in
+   * order (endpoints in parallel); answers how many were attempted.
+   */
   async runOnce(): Promise<number> {
     const now = this.clock.nowIso();
-    const due = await this.deliveries.findDue(now, BATCH);
-    const leaseEnd = this.clock.isoIn(LEASE_MS);
-    const leased: WebhookDeliveriesTable[] = [];
-    const endpointsTaken = new Set<string>();
-    for (const delivery of due) {
-      if (endpointsTaken.has(delivery.endpoint_id)) continue;
-      if (await this.deliveries.lease(delivery.id, now, leaseEnd)) {
-        leased.push(delivery);
-        endpointsTaken.add(delivery.endpoint_id);
-      }
+    const batches = new Map<string, WebhookDeliveriesTable[]>();
+    for (const delivery of await this.deliveries.findDue(now, SCAN)) {
+      const batch = batches.get(delivery.endpoint_id) ?? [];
+      if (batch.length < PER_ENDPOINT) batches.set(delivery.endpoint_id, [...batch, delivery]);
     }
-    if (leased.length === 0) return 0;
+    const candidates = [...batches.values()].flat();
+    const held = await this.deliveries.lease(candidates.map((delivery) => delivery.id), now, this.clock.isoIn(LEASE_MS));
+    if (held.size === 0) return 0;
     const [endpoints, events] = await Promise.all([
-      this.endpoints.findManyByIds([...endpointsTaken]),
-      this.events.findManyByIds(leased.map((delivery) => delivery.event_id)),
+      this.endpoints.findManyByIds([...batches.keys()]),
+      this.events.findManyByIds(candidates.filter((delivery) => held.has(delivery.id)).map((delivery) => delivery.event_id)),
     ]);
     const endpointById = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
     const eventById = new Map(events.map((event) => [event.id, event]));
+    let attempted = 0;
     await Promise.all(
-      leased.map((delivery) => this.deliver(delivery, endpointById.get(delivery.endpoint_id), eventById.get(delivery.event_id))),
+      [...batches.entries()].map(async ([endpointId, batch]) => {
+        const mine = batch.filter((delivery) => held.has(delivery.id));
+        for (let index = 0; index < mine.length; index += 1) {
+          const delivered = await this.deliver(mine[index], endpointById.get(endpointId), eventById.get(mine[index].event_id));
+          attempted += 1;
+          // A failing receiver gets no more of this batch now; the rest go in order on a later pass.
+          if (!delivered) {
+            await this.deliveries.release(mine.slice(index + 1).map((delivery) => delivery.id));
+            return;
+          }
+        }
+      }),
     );
-    return leased.length;
+    return attempted;
   }
 
   private async run(): Promise<void> {
@@ -115,13 +128,18 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private async deliver(delivery: WebhookDeliveriesTable, endpoint: WebhookEndpointsTable | undefined, event: EventsTable | undefined) {
+  /** Sends one delivery and records the attempt; true when the receiver took it (2xx). */
+  private async deliver(
+    delivery: WebhookDeliveriesTable,
+    endpoint: WebhookEndpointsTable | undefined,
+    event: EventsTable | undefined,
+  ): Promise<boolean> {
     const attempts = JSON.parse(delivery.attempts) as Attempt[];
     const at = this.clock.nowIso();
     if (!endpoint || endpoint.deleted_at !== null || endpoint.enabled !== 1 || !event) {
       attempts.push({ at, statusCode: null, durationMs: 0, error: 'endpoint disabled or deleted' });
       await this.finish(delivery, attempts, 'FAILED', null);
-      return;
+      return false;
     }
     const body = JSON.stringify(presentEvent(event));
     const timestamp = Math.floor(Date.now() / 1000);
@@ -139,7 +157,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     attempts.push({ at, statusCode: result.statusCode, durationMs: result.durationMs, error: result.error });
     if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
       await this.finish(delivery, attempts, 'SUCCEEDED', null);
-      return;
+      return true;
     }
     if (result.statusCode === 410) {
       await this.finish(delivery, attempts, 'FAILED', null);
@@ -149,16 +167,17 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
         { enabled: 0, disabled_reason: 'The receiver answered 410 Gone', updated_at: this.clock.nowIso() },
       );
       await this.deliveries.failPendingOf(endpoint.id, this.clock.nowIso());
-      return;
+      return false;
     }
     const schedule = this.config.webhookRetryScheduleSeconds;
     const retryIndex = attempts.length - 1;
     if (retryIndex >= schedule.length) {
       await this.finish(delivery, attempts, 'FAILED', null);
-      return;
+      return false;
     }
     const jitter = 0.9 + Math.random() * 0.2;
     await this.finish(delivery, attempts, 'PENDING', this.clock.isoIn(Math.round(schedule[retryIndex] * 1000 * jitter)));
+    return false;
   }
 
   private finish(delivery: WebhookDeliveriesTable, attempts: Attempt[], status: WebhookDeliveriesTable['status'], nextAttemptAt: string | null) {
