@@ -40,4 +40,10 @@ if (process.env.TEST_REDIS_URL) {
   projects.push(e2e('e2e-redis', '<rootDir>/test/support/env-redis.ts', ['<rootDir>/test/**/rate-limit*.e2e-spec.ts']));
 }
 
+// The dashboard's browser suites drive Debian's Chromium (installed by .ci/run when missing).
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (require('node:fs').existsSync(chromium)) {
+  projects.push({ ...e2e('browser', '<rootDir>/test/support/env-sqlite.ts', ['<rootDir>/test/browser/**/*.browser-spec.ts']) });
+}
+
 module.exports = { projects, maxWorkers: 2, testTimeout: 60_000 };

@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CsrfModule } from './common/csrf/csrf.module';
+import { ViewsModule } from './common/views/views.module';
 import { AllExceptionsFilter } from './common/envelope/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
@@ -44,6 +45,7 @@ export class AppModule {
         RateLimitModule,
         IdempotencyModule,
         CsrfModule,
+        ViewsModule,
         HealthModule,
         AuthModule,
         ApiKeysModule,

@@ -1,5 +1,6 @@
 import hbs from 'hbs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 /** R$ 1.234,56 from centavos. */
 export function formatBrl(centavos: number): string {
@@ -26,5 +27,9 @@ export function registerViewHelpers(viewsDir: string): void {
   hbs.registerHelper('eq', (left: unknown, right: unknown) => left === right);
   hbs.registerHelper('multiply', (left: unknown, right: unknown) => Number(left) * Number(right));
   hbs.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
-  hbs.registerPartials(join(viewsDir, 'partials'));
+  // Read now, not in the background as hbs.registerPartials does: the first page must find them.
+  const partials = join(viewsDir, 'partials');
+  for (const file of readdirSync(partials).filter((name) => name.endsWith('.hbs'))) {
+    hbs.registerPartial(basename(file, '.hbs'), readFileSync(join(partials, file), 'utf8'));
+  }
 }

@@ -13,6 +13,9 @@ export interface ChargeFilters {
   paymentLinkId?: string;
 }
 
+/** The time-sortable part of every id, after `<prefix>_` (src/common/ids.ts). */
+const ID_SORT_CHARS = 26;
+
 @Injectable()
 export class ChargesRepository {
   constructor(private readonly database: DatabaseService) {}
@@ -60,6 +63,39 @@ export class ChargesRepository {
   }
 
   listPage(scope: Scope, kind: ChargeKind, page: PageRequest, filters: ChargeFilters): Promise<ChargesTable[]> {
+    return applyPage(this.filtered(scope, kind, filters), page).execute();
+  }
+
+  /**
+   * A page of a kind whose ids carry several prefixes (transparents: `pix_char_`, `bole_`, `card_`). Ids
+   * sort by creation time only within one prefix, so each prefix is read as its own index range and the
+   * ranges are merged on the time-sortable part: newest first across prefixes, at a constant cost per page.
+   */
+  async listPageAcrossPrefixes(
+    scope: Scope,
+    kind: ChargeKind,
+    prefixes: readonly string[],
+    page: PageRequest,
+    filters: ChargeFilters,
+  ): Promise<ChargesTable[]> {
+    const sortPart = (id: string) => id.slice(-ID_SORT_CHARS);
+    const after = page.afterId === null ? null : sortPart(page.afterId);
+    const ranges = await Promise.all(
+      prefixes.map((prefix) => {
+        let query = this.filtered(scope, kind, filters)
+          .where('id', '>=', `${prefix}_${'0'.repeat(ID_SORT_CHARS)}`)
+          .where('id', '<=', `${prefix}_${'Z'.repeat(ID_SORT_CHARS)}`);
+        if (after !== null) query = query.where('id', '<', `${prefix}_${after}`);
+        return query.orderBy('id', 'desc').limit(page.limit + 1).execute();
+      }),
+    );
+    return ranges
+      .flat()
+      .sort((a, b) => (sortPart(a.id) < sortPart(b.id) ? 1 : sortPart(a.id) > sortPart(b.id) ? -1 : 0))
+      .slice(0, page.limit + 1);
+  }
+
+  private filtered(scope: Scope, kind: ChargeKind, filters: ChargeFilters) {
     let query = this.database.db
       .selectFrom('charges')
       .selectAll()
@@ -71,6 +107,17 @@ export class ChargesRepository {
     if (filters.externalId !== undefined) query = query.where('external_id', '=', filters.externalId);
     if (filters.customerId !== undefined) query = query.where('customer_id', '=', filters.customerId);
     if (filters.paymentLinkId !== undefined) query = query.where('payment_link_id', '=', filters.paymentLinkId);
+    return query;
+  }
+
+  /** A store's charges of every kind, newest first (the dashboard). */
+  listForStore(scope: Scope, page: PageRequest, status?: ChargeStatus): Promise<ChargesTable[]> {
+    let query = this.database.db
+      .selectFrom('charges')
+      .selectAll()
+      .where('store_id', '=', scope.storeId)
+      .where('mode', '=', scope.mode);
+    if (status !== undefined) query = query.where('status', '=', status);
     return applyPage(query, page).execute();
   }
 

@@ -1,0 +1,55 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { SystemStateRepository } from '../../database/system-state.repository';
+
+const COOKIE = 'flash';
+
+/**
+ * One-time messages carried across a post/redirect/get, such as a new API key's secret that the next
+ * page shows once. Encrypted (AES-256-GCM, key kept in the database), HttpOnly, strict, a minute long,
+ * and cleared by the page that reads it.
+ */
+@Injectable()
+export class FlashService implements OnApplicationBootstrap {
+  private key: Buffer = Buffer.alloc(0);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly systemState: SystemStateRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.key = Buffer.from(await this.systemState.getOrCreate('flash_key', () => randomBytes(32).toString('base64')), 'base64');
+  }
+
+  set(response: Response, payload: Record<string, unknown>): void {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+    response.cookie(COOKIE, Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url'), {
+      ...this.cookieOptions(),
+      maxAge: 60_000,
+    });
+  }
+
+  private cookieOptions() {
+    return { httpOnly: true, sameSite: 'strict' as const, secure: this.config.publicBaseUrl.startsWith('https:'), path: '/' };
+  }
+
+  /** The flash of this request, if any; it is gone afterwards. */
+  take(request: Request, response: Response): Record<string, unknown> | null {
+    const value = (request.cookies as Record<string, unknown> | undefined)?.[COOKIE];
+    if (typeof value !== 'string') return null;
+    response.clearCookie(COOKIE, this.cookieOptions());
+    try {
+      const bytes = Buffer.from(value, 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+  }
+}
