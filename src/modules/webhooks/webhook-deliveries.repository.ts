@@ -79,6 +79,7 @@ export class WebhookDeliveriesRepository {
       .set({ locked_until: until })
       .where('id', 'in', ids)
       .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', now) // not already attempted and rescheduled since the caller read it
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .returning('id')
       .execute();

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './destination-guard';
 
 export interface SendResult {
@@ -39,6 +39,12 @@ export function postWebhook(
   const started = Date.now();
   return new Promise((resolve) => {
     const target = new URL(url);
+    // A literal address is never looked up, so the lookup below cannot refuse it: check it here.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (options.publicOnly && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+      resolve({ statusCode: null, durationMs: Date.now() - started, error: `destination ${literal} is a non-public address` });
+      return;
+    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const finish = (statusCode: number | null, error: string | null) => {

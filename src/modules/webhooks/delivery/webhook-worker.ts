@@ -88,7 +88,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       [...batches.entries()].map(async ([endpointId, batch]) => {
         const mine = batch.filter((delivery) => held.has(delivery.id));
         for (let index = 0; index < mine.length; index += 1) {
-          const delivered = await this.deliver(mine[index], endpointById.get(endpointId), eventById.get(mine[index].event_id));
+          // Read again after the first send: the endpoint may have been deleted, disabled or changed meanwhile.
+          const endpoint = index === 0 ? endpointById.get(endpointId) : (await this.endpoints.findManyByIds([endpointId]))[0];
+          const delivered = await this.deliver(mine[index], endpoint, eventById.get(mine[index].event_id));
           attempted += 1;
           // A failing receiver gets no more of this batch now; the rest go in order on a later pass.
           if (!delivered) {
