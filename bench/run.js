@@ -8,6 +8,7 @@ const { startService } = require('./lib');
 const SUITES = {
   foundation: require('./foundation'),
   catalogue: require('./catalogue'),
+  charges: require('./charges'),
   webhooks: require('./webhooks'),
 };
 
