@@ -27,7 +27,7 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.dialect = config.database.kind;
-    this.db = new Kysely<DatabaseSchema>({ dialect: createDialect(config) });
+    this.db = new Kysely<DatabaseSchema>({ dialect: createDialect(config, this.logger) });
   }
 
   /** Migrations run at start, before any other module touches the database. */
@@ -64,21 +64,23 @@ export class DatabaseService implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-function createDialect(config: AppConfig) {
+function createDialect(config: AppConfig, logger: Logger) {
   if (config.database.kind === 'postgres') {
-    return new PostgresDialect({
-      pool: new Pool({
-        connectionString: config.database.url,
-        max: 10,
-        types: {
-          getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-            // Money columns are bigint; sums come back as numeric. Both fit a JS number here.
-            if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
-            return pgTypes.getTypeParser(oid, format);
-          }) as typeof pgTypes.getTypeParser,
-        },
-      }),
+    const pool = new Pool({
+      connectionString: config.database.url,
+      max: 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          // Money columns are bigint; sums come back as numeric. Both fit a JS number here.
+          if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+          return pgTypes.getTypeParser(oid, format);
+        }) as typeof pgTypes.getTypeParser,
+      },
     });
+    // An idle client whose server session ends (restart, failover, terminated backend) is reported as a
+    // pool 'error'; unheard, that event would crash the process. The pool has already dropped the client.
+    pool.on('error', (error) => logger.warn(`idle database connection lost: ${error.message}`));
+    return new PostgresDialect({ pool });
   }
   mkdirSync(dirname(config.database.file), { recursive: true });
   const file = config.database.file;
