@@ -3,6 +3,7 @@ import type { Scope } from '../../common/auth/auth-context';
 import { Clock } from '../../common/clock';
 import { newId } from '../../common/ids';
 import { Page, toPage, toPageRequest } from '../../common/pagination/pagination';
+import { assertSandbox } from '../../common/sandbox';
 import { normalizeTaxId } from '../../common/validation/tax-id';
 import { DatabaseService } from '../../database/database.service';
 import type { ChargeMethod, ChargesTable } from '../../database/database.types';
@@ -87,7 +88,8 @@ export class TransparentsService {
       });
       row.pix_br_code = pix.brCode;
       row.pix_qr_png = pix.qrPng;
-      row.expires_at = this.clock.isoIn((data.expiresIn ?? DEFAULT_PIX_EXPIRES_IN) * 1000);
+      // From the creation time, not from after the QR image was drawn: expiresAt = createdAt + expiresIn.
+      row.expires_at = new Date(Date.parse(now) + (data.expiresIn ?? DEFAULT_PIX_EXPIRES_IN) * 1000).toISOString();
     } else if (method === 'BOLETO') {
       if (!customer?.name || !customer.taxId) throw boletoNeedsPayer();
       if (data.amount > MAX_BOLETO_AMOUNT) throw boletoAmountTooLarge();
@@ -119,7 +121,11 @@ export class TransparentsService {
   async list(scope: Scope, query: ListTransparentsQueryDto): Promise<Page<TransparentView>> {
     await this.expiry.sweep(scope);
     const page = toPageRequest(query);
-    const rows = await this.charges.listPage(scope, 'transparent', page, { status: query.status, method: query.method });
+    const prefixes = query.method === undefined ? Object.values(ID_PREFIX) : [ID_PREFIX[query.method]];
+    const rows = await this.charges.listPageAcrossPrefixes(scope, 'transparent', prefixes, page, {
+      status: query.status,
+      method: query.method,
+    });
     return toPage(rows, page, (row) => this.view(row));
   }
 
@@ -141,6 +147,7 @@ export class TransparentsService {
   }
 
   async simulatePayment(scope: Scope, id: string): Promise<TransparentView> {
+    assertSandbox(scope);
     const current = await this.operations.find(scope, id, 'transparent');
     const method = current.method ?? 'PIX';
     return this.view(await this.operations.simulatePayment(scope, id, 'transparent', method));

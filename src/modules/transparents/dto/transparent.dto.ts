@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
+  IsDefined,
   IsEmail,
   IsIn,
   IsInt,
@@ -142,6 +143,7 @@ export class CreateTransparentDto {
   method: ChargeMethod;
 
   @ApiProperty({ type: TransparentDataDto })
+  @IsDefined()
   @ValidateNested()
   @Type(() => TransparentDataDto)
   data: TransparentDataDto;
