@@ -26,7 +26,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
-  app.use(helmet());
+  // Over plain http (a LAN host, a container name) `upgrade-insecure-requests` would send the stylesheet and every
+  // form post to https://, which is not served: the pages would break. Only an https deployment asks for it.
+  app.use(
+    helmet(config.publicBaseUrl.startsWith('https:') ? {} : { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }),
+  );
   app.use(cookieParser());
   // Every /v1 request is counted, unknown routes and unreadable bodies included (API.md §4).
   app.use(app.get(RateLimiter).middleware);

@@ -59,6 +59,7 @@ export class PayPageController {
       response.redirect(302, page.completionUrl);
       return;
     }
+    allowFormRedirectTo(response, page.completionUrl);
     response.status(status).render('pay/checkout', { ...page, csrfToken, error });
   }
 
@@ -76,4 +77,15 @@ export class PayPageController {
       await this.render(request, response, id, error.message, status);
     }
   }
+}
+
+/**
+ * Paying redirects the buyer to `completionUrl`, another site: the browser applies this page's CSP `form-action`
+ * to that redirect, so the page allows the completion URL's origin besides its own.
+ */
+function allowFormRedirectTo(response: Response, completionUrl: string | null): void {
+  const policy = response.getHeader('content-security-policy');
+  if (!completionUrl || typeof policy !== 'string') return;
+  const origin = new URL(completionUrl).origin;
+  response.setHeader('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${origin}`));
 }
