@@ -317,7 +317,7 @@ describe('hosted pay page in the browser (API.md §14, issue 4)', () => {
     await expect(page.locator('form').count()).resolves.toBe(0);
   });
 
-  it('a live checkout has no sandbox button (and shows the Pix code)', async () => {
+  it('a live checkout shows the order but no pay forms: there is no payment provider in live mode', async () => {
     const live = await checkout(liveKey);
     expect(live.url).toMatch(new RegExp(`/pay/${live.id}$`));
     const response = await open(`/pay/${live.id}`);
@@ -326,7 +326,9 @@ describe('hosted pay page in the browser (API.md §14, issue 4)', () => {
     expect(await text()).toContain(STORE_NAME);
     await expect(page.getByRole('button', { name: 'Simulate payment' }).count()).resolves.toBe(0);
     expect(await text()).not.toContain('Sandbox');
-    await expect(page.locator('#pix-code').count()).resolves.toBe(1);
+    await expect(page.locator('[data-testid=no-provider]').count()).resolves.toBe(1);
+    await expect(page.locator('#pix-code').count()).resolves.toBe(0);
+    await expect(page.locator('form[action$="/card"]').count()).resolves.toBe(0);
     expect((await getCheckout(liveKey, live.id)).status).toBe('PENDING');
   });
 

@@ -58,7 +58,9 @@ export class PayPageService {
     const { scope, checkout } = await this.loadCheckout(id);
     const view = this.presenter.checkout(checkout);
     const methods = view.methods;
-    const payable = checkout.status === 'PENDING';
+    // Live mode has no payment provider in this build (API.md §10): the buyer sees the order, not pay forms.
+    const liveWithoutProvider = scope.mode === 'live' && checkout.status === 'PENDING';
+    const payable = checkout.status === 'PENDING' && !liveWithoutProvider;
     const pix =
       payable && methods.includes('PIX')
         ? await pixInstructions({
@@ -73,6 +75,7 @@ export class PayPageService {
       storeName: await this.storeName(scope),
       checkout: view,
       sandbox: scope.mode === 'test',
+      liveWithoutProvider,
       payable,
       paid: ['PAID', 'UNDER_DISPUTE'].includes(checkout.status),
       closedMessage: CLOSED_MESSAGES[checkout.status] ?? null,
