@@ -176,11 +176,13 @@ describe('hosted pay page over HTTP (API.md §14)', () => {
 
   it('a live checkout cannot be simulated from its page: 403 SANDBOX_ONLY shown on the page, still PENDING', async () => {
     const { id } = await checkout(liveKey);
-    const { cookie, token, html } = await openPage(id);
-    expect(html).not.toContain('Simulate payment');
-    expect(html).not.toContain(`action="/pay/${id}/simulate"`);
+    const livePage = await app.http().get(`/pay/${id}`).expect(200);
+    expect(livePage.text).not.toContain('Simulate payment');
+    expect(livePage.text).not.toContain(`action="/pay/${id}/simulate"`);
+    expect(livePage.text).toContain('data-testid="no-provider"');
 
-    // A hand-made post of the sandbox form, with a valid token.
+    // A hand-made post of the sandbox form, with a valid token taken from a sandbox checkout's page.
+    const { cookie, token } = await openPage((await checkout(merchant.testKey)).id);
     const refused = await postForm(`/pay/${id}/simulate`, { method: 'PIX', _csrf: token }, cookie);
     expect(refused.status).toBe(403);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
