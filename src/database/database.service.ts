@@ -91,9 +91,30 @@ function createDialect(config: AppConfig, logger: Logger) {
       database.pragma('synchronous = NORMAL');
       database.pragma('foreign_keys = ON');
       database.pragma('busy_timeout = 5000');
-      return database;
+      return withStatementCache(database);
     },
   });
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; compiling SQL is a large part of a small query's cost on SQLite.
+ * The service runs a bounded set of query shapes, so prepared statements are kept by SQL text.
+ */
+function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.Database {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (statement === undefined) {
+      statement = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
+  return database;
 }
 
 /** True when `error` is a unique-constraint violation on either dialect. */
