@@ -19,6 +19,7 @@ import { CheckoutsModule } from './modules/checkouts/checkouts.module';
 import { CouponsModule } from './modules/coupons/coupons.module';
 import { CustomersModule } from './modules/customers/customers.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
+import { DisputesModule } from './modules/disputes/disputes.module';
 import { EventsModule } from './modules/events/events.module';
 import { AuthGuard } from './modules/auth/auth.guard';
 import { AuthModule } from './modules/auth/auth.module';
@@ -61,6 +62,7 @@ export class AppModule {
         TransparentsModule,
         PaymentLinksModule,
         PayPageModule,
+        DisputesModule,
         WebhooksModule,
         DashboardModule,
       ],

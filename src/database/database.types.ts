@@ -253,7 +253,26 @@ export interface WebhookDeliveriesTable {
   updated_at: string;
 }
 
+export type DisputeReason = 'FRAUD' | 'NOT_RECEIVED' | 'DUPLICATE' | 'OTHER';
+export type DisputeStatus = 'OPEN' | 'UNDER_REVIEW' | 'WON' | 'LOST';
+
+export interface DisputesTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  charge_id: string;
+  amount: number;
+  reason: DisputeReason;
+  status: DisputeStatus;
+  evidence: string | null;
+  respond_by: string;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+}
+
 export interface DatabaseSchema {
+  disputes: DisputesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   charges: ChargesTable;

@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation';
 import * as catalogue from './0002-catalogue';
 import * as charges from './0003-charges';
 import * as webhooks from './0004-webhooks';
+import * as disputes from './0005-disputes';
 
 /** Every migration, in order. Imported statically so the built service needs no file-system scan. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-catalogue': catalogue,
   '0003-charges': charges,
   '0004-webhooks': webhooks,
+  '0005-disputes': disputes,
 };
 
 export class StaticMigrationProvider implements MigrationProvider {

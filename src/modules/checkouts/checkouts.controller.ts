@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Scope } from '../../common/auth/auth-context';
 import { CurrentScope, RequiresKey } from '../../common/auth/auth.decorators';
 import { ApiEnvelope } from '../../common/openapi/api-envelope.decorator';
+import { SimulateDisputeDto } from '../disputes/dto/dispute.dto';
 import { CheckoutsService } from './checkouts.service';
 import {
   CheckoutIdDto,
@@ -70,5 +71,13 @@ export class CheckoutsController {
   @ApiEnvelope(CheckoutView)
   simulateExpiration(@CurrentScope() scope: Scope, @Body() body: CheckoutIdDto) {
     return this.checkouts.simulateExpiration(scope, body.id);
+  }
+
+  @Post('simulate-dispute')
+  @HttpCode(200)
+  @RequiresKey('checkouts:write')
+  @ApiEnvelope(CheckoutView)
+  simulateDispute(@CurrentScope() scope: Scope, @Body() body: SimulateDisputeDto) {
+    return this.checkouts.simulateDispute(scope, body);
   }
 }

@@ -16,6 +16,8 @@ import { ChargesRepository } from '../charges/charges.repository';
 import { discountFor } from '../coupons/coupon-rules';
 import { CouponsService } from '../coupons/coupons.service';
 import { CustomersService } from '../customers/customers.service';
+import { DisputesService } from '../disputes/disputes.service';
+import type { SimulateDisputeDto } from '../disputes/dto/dispute.dto';
 import { ProductsService } from '../products/products.service';
 import { assertPayableByEveryMethod, priceItems } from './checkout-pricing';
 import { customerChoice, methodNotOffered, unknownCustomer } from './checkouts.errors';
@@ -58,6 +60,7 @@ export class CheckoutsService {
     private readonly products: ProductsService,
     private readonly customers: CustomersService,
     private readonly coupons: CouponsService,
+    private readonly disputes: DisputesService,
     private readonly clock: Clock,
   ) {}
 
@@ -178,6 +181,10 @@ export class CheckoutsService {
     const method = input.method ?? offered[0];
     if (!offered.includes(method)) throw methodNotOffered(method);
     return this.view(await this.operations.simulatePayment(scope, input.id, 'checkout', method));
+  }
+
+  async simulateDispute(scope: Scope, input: SimulateDisputeDto): Promise<CheckoutView> {
+    return this.view(await this.disputes.simulateOnCharge(scope, input.id, 'checkout', input.reason));
   }
 
   async simulateExpiration(scope: Scope, id: string): Promise<CheckoutView> {

@@ -10,6 +10,7 @@ import { ChargePresenter } from '../charges/charge.presenter';
 import { ChargesRepository } from '../charges/charges.repository';
 import { pixInstructions } from '../charges/methods/payment-instruments';
 import { cardBrand, passesLuhn, sandboxOutcome } from '../charges/methods/test-cards';
+import { DisputesService } from '../disputes/disputes.service';
 import { PaymentLinksRepository } from '../payment-links/payment-links.repository';
 import { PaymentLinksService } from '../payment-links/payment-links.service';
 import { paymentLinkStatus } from '../payment-links/payment-link.presenter';
@@ -51,6 +52,7 @@ export class PayPageService {
     private readonly links: PaymentLinksRepository,
     private readonly paymentLinks: PaymentLinksService,
     private readonly stores: StoresRepository,
+    private readonly disputes: DisputesService,
     private readonly clock: Clock,
   ) {}
 
@@ -131,7 +133,12 @@ export class PayPageService {
     const outcome = sandboxOutcome(number);
     if (!outcome.approved) throw new DomainError('CARD_DECLINED', DECLINES[outcome.reason] ?? 'Your card was declined.');
     const card = { brand: cardBrand(number), last4: number.slice(-4) };
-    return this.database.transaction((trx) => this.payments.pay(scope, checkout.id, 'CARD', trx, 1, card));
+    return this.database.transaction(async (trx) => {
+      const paid = await this.payments.pay(scope, checkout.id, 'CARD', trx, 1, card);
+      // The dispute test card (API.md §10.3) is approved and disputed at once.
+      if (outcome.openDispute) await this.disputes.open(scope, checkout.id, 'FRAUD', trx);
+      return paid;
+    });
   }
 
   private async loadCheckout(id: string): Promise<{ scope: Scope; checkout: ChargesTable }> {

@@ -12,6 +12,7 @@ import {
   TransparentRefundDto,
   TransparentView,
 } from './dto/transparent.dto';
+import { SimulateDisputeDto } from '../disputes/dto/dispute.dto';
 import { TransparentsService } from './transparents.service';
 
 @ApiTags('Transparent charges')
@@ -77,5 +78,13 @@ export class TransparentsController {
   @ApiEnvelope(TransparentView)
   simulateExpiration(@CurrentScope() scope: Scope, @Body() body: TransparentIdDto) {
     return this.transparents.simulateExpiration(scope, body.id);
+  }
+
+  @Post('simulate-dispute')
+  @HttpCode(200)
+  @RequiresKey('transparents:write')
+  @ApiEnvelope(TransparentView)
+  simulateDispute(@CurrentScope() scope: Scope, @Body() body: SimulateDisputeDto) {
+    return this.transparents.simulateDispute(scope, body.id, body.reason);
   }
 }

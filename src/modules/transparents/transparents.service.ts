@@ -16,6 +16,8 @@ import { ChargesRepository } from '../charges/charges.repository';
 import { MAX_BOLETO_AMOUNT } from '../charges/methods/boleto';
 import { boletoInstructions, pixInstructions } from '../charges/methods/payment-instruments';
 import { cardBrand, CardOutcome, passesLuhn, sandboxOutcome } from '../charges/methods/test-cards';
+import { DisputesService } from '../disputes/disputes.service';
+import type { DisputeReason } from '../../database/database.types';
 import { calculateFee } from '../fees/fee-schedule';
 import { StoresRepository } from '../stores/stores.repository';
 import type {
@@ -60,6 +62,7 @@ export class TransparentsService {
     private readonly expiry: ChargeExpiryService,
     private readonly presenter: ChargePresenter,
     private readonly stores: StoresRepository,
+    private readonly disputes: DisputesService,
     private readonly clock: Clock,
   ) {}
 
@@ -111,7 +114,13 @@ export class TransparentsService {
       await this.charges.insert(row, trx);
       await this.transitions.recordEvent(scope, row, 'created', trx);
       if (outcome === null) return row;
-      if (outcome.approved) return this.payments.pay(scope, id, 'CARD', trx, installments);
+      if (outcome.approved) {
+        const paid = await this.payments.pay(scope, id, 'CARD', trx, installments);
+        if (!outcome.openDispute) return paid;
+        // The dispute test card (API.md §10.3): approved, then disputed at once.
+        await this.disputes.open(scope, id, 'FRAUD', trx);
+        return (await this.charges.findById(scope, id, trx)) ?? paid;
+      }
       return this.transitions.apply(scope, id, 'fail', trx, { failure_reason: outcome.reason });
     });
     if (outcome !== null && !outcome.approved) throw cardDeclined(outcome.reason, id);
@@ -151,6 +160,10 @@ export class TransparentsService {
     const current = await this.operations.find(scope, id, 'transparent');
     const method = current.method ?? 'PIX';
     return this.view(await this.operations.simulatePayment(scope, id, 'transparent', method));
+  }
+
+  async simulateDispute(scope: Scope, id: string, reason?: DisputeReason): Promise<TransparentView> {
+    return this.view(await this.disputes.simulateOnCharge(scope, id, 'transparent', reason));
   }
 
   async simulateExpiration(scope: Scope, id: string): Promise<TransparentView> {

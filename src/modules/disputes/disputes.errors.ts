@@ -1,0 +1,3 @@
+import { notFound } from '../../common/errors/domain-error';
+
+export const disputeNotFound = () => notFound('Dispute');
