@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Scope } from '../../common/auth/auth-context';
 import { applyPage } from '../../common/pagination/page-query';
 import type { PageRequest } from '../../common/pagination/pagination';
+import { softDeleteScoped } from '../../database/soft-delete';
 import { DatabaseService, Executor } from '../../database/database.service';
 import type { CouponsTable } from '../../database/database.types';
 import type { CouponStatus } from './dto/coupon.dto';
@@ -96,15 +97,7 @@ export class CouponsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async softDelete(scope: Scope, id: string, now: string): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('coupons')
-      .set({ deleted_at: now, updated_at: now })
-      .where('store_id', '=', scope.storeId)
-      .where('mode', '=', scope.mode)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  softDelete(scope: Scope, id: string, now: string): Promise<boolean> {
+    return softDeleteScoped(this.database.db, 'coupons', scope, id, now);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Scope } from '../../common/auth/auth-context';
 import { applyPage } from '../../common/pagination/page-query';
 import type { PageRequest } from '../../common/pagination/pagination';
+import { softDeleteScoped } from '../../database/soft-delete';
 import { DatabaseService, Executor } from '../../database/database.service';
 import type { ProductsTable } from '../../database/database.types';
 
@@ -51,15 +52,7 @@ export class ProductsRepository {
       .execute();
   }
 
-  async softDelete(scope: Scope, id: string, now: string): Promise<boolean> {
-    const result = await this.database.db
-      .updateTable('products')
-      .set({ deleted_at: now, updated_at: now })
-      .where('store_id', '=', scope.storeId)
-      .where('mode', '=', scope.mode)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  softDelete(scope: Scope, id: string, now: string): Promise<boolean> {
+    return softDeleteScoped(this.database.db, 'products', scope, id, now);
   }
 }

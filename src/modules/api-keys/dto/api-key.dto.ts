@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -112,8 +113,4 @@ export class ApiKeyWithSecretView extends ApiKeyView {
   key: string;
 }
 
-export class ApiKeyPageView {
-  @ApiProperty({ type: [ApiKeyView] }) items: ApiKeyView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class ApiKeyPageView extends PageOf(ApiKeyView) {}

@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -214,8 +215,4 @@ export class CheckoutView {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class CheckoutPageView {
-  @ApiProperty({ type: [CheckoutView] }) items: CheckoutView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class CheckoutPageView extends PageOf(CheckoutView) {}

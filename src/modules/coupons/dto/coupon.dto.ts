@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -148,8 +149,4 @@ export class CouponView {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class CouponPageView {
-  @ApiProperty({ type: [CouponView] }) items: CouponView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class CouponPageView extends PageOf(CouponView) {}

@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
@@ -124,8 +125,4 @@ export class CustomerView {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class CustomerPageView {
-  @ApiProperty({ type: [CustomerView] }) items: CustomerView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class CustomerPageView extends PageOf(CustomerView) {}

@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
@@ -83,8 +84,4 @@ export class DisputeView {
   @ApiProperty() devMode: boolean;
 }
 
-export class DisputePageView {
-  @ApiProperty({ type: [DisputeView] }) items: DisputeView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class DisputePageView extends PageOf(DisputeView) {}

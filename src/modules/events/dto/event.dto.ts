@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
@@ -31,8 +32,4 @@ export class EventView {
   @ApiProperty({ type: EventDataView }) data: EventDataView;
 }
 
-export class EventPageView {
-  @ApiProperty({ type: [EventView] }) items: EventView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class EventPageView extends PageOf(EventView) {}

@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -109,8 +110,4 @@ export class PaymentLinkView {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class PaymentLinkPageView {
-  @ApiProperty({ type: [PaymentLinkView] }) items: PaymentLinkView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class PaymentLinkPageView extends PageOf(PaymentLinkView) {}

@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -176,8 +177,4 @@ export class ProductView {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-export class ProductPageView {
-  @ApiProperty({ type: [ProductView] }) items: ProductView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class ProductPageView extends PageOf(ProductView) {}

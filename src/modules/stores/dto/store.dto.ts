@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty } from '@nestjs/swagger';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 
@@ -30,10 +31,6 @@ export class LedgerEntryView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export class LedgerEntryPageView {
-  @ApiProperty({ type: [LedgerEntryView] }) items: LedgerEntryView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class LedgerEntryPageView extends PageOf(LedgerEntryView) {}
 
 export class ListTransactionsQueryDto extends ListQueryDto {}

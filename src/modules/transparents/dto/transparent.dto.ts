@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -223,8 +224,4 @@ export class TransparentCheckView {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) expiresAt: string | null;
 }
 
-export class TransparentPageView {
-  @ApiProperty({ type: [TransparentView] }) items: TransparentView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class TransparentPageView extends PageOf(TransparentView) {}

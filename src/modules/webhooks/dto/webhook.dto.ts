@@ -1,3 +1,4 @@
+import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
@@ -109,11 +110,7 @@ export class WebhookWithSecretView extends WebhookView {
   @ApiProperty({ description: 'whsec_…: shown only at create and rotate-secret' }) secret: string;
 }
 
-export class WebhookPageView {
-  @ApiProperty({ type: [WebhookView] }) items: WebhookView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class WebhookPageView extends PageOf(WebhookView) {}
 
 export class DeliveryAttemptView {
   @ApiProperty({ format: 'date-time' }) at: string;
@@ -133,8 +130,4 @@ export class DeliveryView {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
-export class DeliveryPageView {
-  @ApiProperty({ type: [DeliveryView] }) items: DeliveryView[];
-  @ApiProperty() hasMore: boolean;
-  @ApiProperty({ nullable: true, type: String }) next: string | null;
-}
+export class DeliveryPageView extends PageOf(DeliveryView) {}
