@@ -554,7 +554,7 @@ describe('The built service as a process (API.md §15)', () => {
       DATA_DIR: db.dataDir,
       DATABASE_URL: db.url,
       LOG_LEVEL: 'warn',
-      PASSWORD_HASH_COST_LOG2: '16',
+      PASSWORD_HASH_COST_LOG2: '17',
     });
     try {
       await waitUntilUp(service, url);
@@ -562,7 +562,7 @@ describe('The built service as a process (API.md §15)', () => {
         postJson(url, '/v1/auth/register', { name: `Loja ${i}`, email: uniqueEmail('drain'), password: 'correct horse battery' }),
       );
       await Promise.all(inFlight.map((call) => call.sent));
-      // Time for the server to accept and start them; scrypt at cost 2^16 then keeps them busy for longer.
+      // Time for the server to accept and start them; scrypt at cost 2^17 (~0.5 s each) keeps them busy well past it.
       await sleep(100);
       const answeredBeforeSignal = inFlight.filter((call) => call.isSettled()).length;
       service.child.kill('SIGTERM');
