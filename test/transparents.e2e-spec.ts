@@ -437,9 +437,13 @@ describe('Transparent charges — /v1/transparents (API.md §9.3)', () => {
       expect((await chargeRows(seller.storeId)).map((row) => row.id)).toEqual([detail.chargeId]);
     });
 
-    it('opens no dispute yet: the dispute card 4000000000000259 is simply PAID', async () => {
+    it('the dispute card 4000000000000259 is approved and disputed at once (API.md §10.3)', async () => {
       const charge = await createOk(merchant.testKey, 'CARD', { amount: 2000, card: card('4000000000000259') });
-      expect(charge).toMatchObject({ status: 'PAID', card: { brand: 'VISA', last4: '0259' } });
+      expect(charge).toMatchObject({ status: 'UNDER_DISPUTE', card: { brand: 'VISA', last4: '0259' } });
+      expect(charge.paidAt).not.toBeNull();
+      const disputes = await app.http().get(`/v1/disputes/list?chargeId=${charge.id}`).set(bearer(merchant.testKey)).expect(200);
+      expect(disputes.body.data.items).toHaveLength(1);
+      expect(disputes.body.data.items[0]).toMatchObject({ chargeId: charge.id, amount: 2000, status: 'OPEN', reason: 'FRAUD' });
     });
 
     it('accepts the card number with spaces', async () => {

@@ -56,11 +56,14 @@ export class DisputesService {
     return dispute;
   }
 
-  /** `simulate-dispute` of any kind of charge: sandbox only, from PAID only; answers the charge. */
-  async simulateOnCharge(scope: Scope, chargeId: string, kind: ChargesTable['kind'], reason: DisputeReason = 'FRAUD'): Promise<ChargesTable> {
+  /**
+   * `simulate-dispute` of any kind of charge: sandbox only, from PAID only; answers the charge. `reason`
+   * absent or null (the DTO's @IsOptional lets null through) means the default, FRAUD.
+   */
+  async simulateOnCharge(scope: Scope, chargeId: string, kind: ChargesTable['kind'], reason?: DisputeReason | null): Promise<ChargesTable> {
     assertSandbox(scope);
     await this.operations.find(scope, chargeId, kind);
-    await this.database.transaction((trx) => this.open(scope, chargeId, reason, trx));
+    await this.database.transaction((trx) => this.open(scope, chargeId, reason ?? 'FRAUD', trx));
     return this.operations.find(scope, chargeId, kind);
   }
 
