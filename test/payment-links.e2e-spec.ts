@@ -451,7 +451,8 @@ describe('Payment links — /v1/payment-links (API.md §9.2)', () => {
       expect(types).toEqual(['checkout.created', 'checkout.paid', 'payment-link.paid']);
       expect(recorded[0].object).toMatchObject({ id: checkout.id, status: 'PENDING', paymentLinkId: created.id });
       expect(recorded[1].object).toEqual(checkout);
-      expect(recorded[2].object).toMatchObject({ id: created.id, paymentsCount: 1, checkoutId: checkout.id });
+      expect(recorded[2].object).toMatchObject({ id: created.id, paymentsCount: 1 });
+      expect(recorded[2].object).not.toHaveProperty('checkoutId');
 
       const second = await simulateOk(created.id, seller.testKey);
       expect(second.id).not.toBe(checkout.id);
@@ -554,10 +555,33 @@ describe('Payment links — /v1/payment-links (API.md §9.2)', () => {
       expect(paid.body.data).toMatchObject({ id: started.id, status: 'PAID', paymentLinkId: link.id, fee: 80 });
       expect((await fetch(link.id)).paymentsCount).toBe(1);
       const linkEvents = (await events(merchant.storeId)).filter(
-        (event) => event.type === 'payment-link.paid' && event.object.checkoutId === started.id,
+        (event) => event.type === 'payment-link.paid' && event.object.id === link.id,
       );
       expect(linkEvents).toHaveLength(1);
+      // The object is the link exactly as GET /v1/payment-links/get shows it after the payment (API.md §13).
+      expect(linkEvents[0].object).toEqual(await fetch(link.id));
       expect(linkEvents[0].object).toMatchObject({ id: link.id, paymentsCount: 1 });
+    });
+
+    it("takes the link coupon's redemption when a checkout is paid, not when a buyer opens one", async () => {
+      const coupon = await createCoupon(merchant.testKey, { discountKind: 'FIXED', discount: 500, maxRedeems: 1 });
+      const link = await createLink({ coupon: coupon.code });
+      const first = await links.startCheckout(scopeOf(merchant), link.id);
+      const second = await links.startCheckout(scopeOf(merchant), link.id);
+      // Opening checkouts reserves nothing: anyone can open them, and unpaid ones must not use the coupon up.
+      expect(await couponRedeems(merchant.testKey, coupon.id)).toBe(0);
+      expect(first).toMatchObject({ discount: 500, amount: 5500, coupon_reserved: 0 });
+      const pay = (id: string) => http().post('/v1/checkouts/simulate-payment').set(bearer(merchant.testKey)).send({ id });
+      expectOk(await pay(first.id));
+      expect(await couponRedeems(merchant.testKey, coupon.id)).toBe(1);
+      // The second buyer's payment would pass maxRedeems: refused, nothing paid or counted.
+      expectError(await pay(second.id), 409, 'COUPON_UNAVAILABLE');
+      expect(await getCheckout(second.id)).toMatchObject({ status: 'PENDING', paidAt: null });
+      expect((await fetch(link.id)).paymentsCount).toBe(1);
+      expect(await couponRedeems(merchant.testKey, coupon.id)).toBe(1);
+      // Expiring the unpaid checkout gives nothing back: it never held a redemption.
+      expectOk(await http().post('/v1/checkouts/simulate-expiration').set(bearer(merchant.testKey)).send({ id: second.id }));
+      expect(await couponRedeems(merchant.testKey, coupon.id)).toBe(1);
     });
 
     it('refuses to pay a started checkout once the link is at maxPayments (409): it stays PENDING', async () => {

@@ -156,7 +156,21 @@ describe(`Rate limiting (API.md §4) — counters in ${onRedis ? 'Redis' : 'memo
     expectLimited(await app.http().get('/v1/fees/calculate?amount=1000&method=PIX').set(bearer(bad)), 5, 60);
   });
 
-  it('limits a malformed credential (not an API key at all) in its own bucket', async () => {
+  it('counts invented keys in the client IP bucket: rotating bad keys buys no fresh buckets', async () => {
+    const app = await limitedApp();
+    for (let remaining = 4; remaining >= 0; remaining -= 1) {
+      const response = await app.http().get('/v1/stores/list').set(bearer(unknownKey()));
+      expect(response.status).toBe(401);
+      expectCounted(response, 5, remaining, 60);
+    }
+    expectLimited(await app.http().get('/v1/stores/list').set(bearer(unknownKey())), 5, 60);
+    // The same IP without any key is in that bucket too, while a valid key still has its own.
+    expectLimited(await app.http().get('/v1/stores/list'), 5, 60);
+    const valid = await newKey();
+    expectCounted(await app.http().get('/v1/stores/list').set(bearer(valid)), 5, 4, 60);
+  });
+
+  it('limits a malformed credential (not an API key at all) in the client IP bucket', async () => {
     const app = await limitedApp();
     for (let remaining = 4; remaining >= 0; remaining -= 1) {
       const response = await app.http().get('/v1/stores/list').set('Authorization', 'Bearer not-a-key');

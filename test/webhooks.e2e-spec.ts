@@ -861,6 +861,25 @@ describe('Webhooks — /v1/webhooks (API.md §13)', () => {
       expect(r.requests[0].body).toBe('{"a":1}');
     });
 
+    it('times out a receiver that answers 200 but drips its body past the deadline (not a success)', async () => {
+      const dripping = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        const timer = setInterval(() => response.write('.'), 40);
+        response.on('close', () => clearInterval(timer));
+      });
+      await new Promise<void>((resolve) => dripping.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = dripping.address() as { port: number };
+        const result = await postWebhook(`http://127.0.0.1:${port}/drip`, '{}', { 'webhook-id': 'evt_drip' }, { timeoutMs: 300, publicOnly: false });
+        expect(result.statusCode).toBeNull();
+        expect(result.error).toEqual(expect.stringMatching(/timed out/));
+        expect(result.durationMs).toBeGreaterThanOrEqual(250);
+      } finally {
+        dripping.closeAllConnections();
+        await new Promise((resolve) => dripping.close(resolve));
+      }
+    });
+
     it('answers the status code of any response, with no error', async () => {
       const r = await receiver();
       r.answer(204, 302, 500);

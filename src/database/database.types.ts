@@ -177,6 +177,8 @@ export interface ChargesTable {
   customer: string | null;
   coupon_id: string | null;
   coupon_code: string | null;
+  /** 1 while the checkout holds one of its coupon's redemptions (link checkouts take it when paid). */
+  coupon_reserved: number;
   external_id: string | null;
   description: string | null;
   return_url: string | null;

@@ -7,6 +7,10 @@ import { toErrorResponse } from '../envelope/envelope';
 import { DomainError } from '../errors/domain-error';
 import { isApiPath } from '../http/api-path';
 import { bearerToken } from '../http/bearer-token';
+import { CredentialLookupRepository } from './credential-lookup.repository';
+
+const LIVE_CACHE_MS = 1000;
+const LIVE_CACHE_SIZE = 10_000;
 
 /**
  * API.md §4: one bucket per API key across every /v1 request (per client IP when no key is sent),
@@ -24,7 +28,10 @@ export class RateLimiter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ThrottlerStorage) private readonly storage: ThrottlerStorage,
+    private readonly credentials: CredentialLookupRepository,
   ) {}
+
+  private readonly liveCache = new Map<string, { live: boolean; until: number }>();
 
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     if (this.config.rateLimit.disabled || !isApiPath(request.path)) return next();
@@ -38,12 +45,34 @@ export class RateLimiter {
     });
   };
 
+  /**
+   * A live key or session counts in its own bucket, named by the hash of the credential (the secret never
+   * sits in a counter store); anything else (no token, a bad or revoked one) counts in the client IP's
+   * bucket, so inventing tokens never buys fresh buckets.
+   */
+  private async trackerOf(request: Request): Promise<string> {
+    const token = bearerToken(request);
+    if (token !== null && /^(sk_test_|sk_live_|sess_)/.test(token)) {
+      const hash = sha256Hex(token);
+      if (await this.isLive(hash, token.startsWith('sess_'))) return `key:${hash}`;
+    }
+    return `ip:${request.ip ?? 'unknown'}`;
+  }
+
+  /** A short-lived answer cache: which bucket counts may lag a revocation by a second; authentication never does. */
+  private async isLive(hash: string, isSession: boolean): Promise<boolean> {
+    const now = Date.now();
+    const cached = this.liveCache.get(hash);
+    if (cached !== undefined && cached.until > now) return cached.live;
+    const live = await this.credentials.isActive(hash, isSession, new Date(now).toISOString());
+    if (this.liveCache.size >= LIVE_CACHE_SIZE) this.liveCache.clear();
+    this.liveCache.set(hash, { live, until: now + LIVE_CACHE_MS });
+    return live;
+  }
+
   private async count(request: Request, response: Response): Promise<void> {
     const { max: limit, windowMs } = this.config.rateLimit;
-    const token = bearerToken(request);
-    // The bucket is named by a hash of the presented credential: the secret itself never sits in a counter store.
-    const tracker = token !== null ? `key:${sha256Hex(token)}` : `ip:${request.ip ?? 'unknown'}`;
-    const key = `${this.config.rateLimit.keyPrefix}:${tracker}`;
+    const key = `${this.config.rateLimit.keyPrefix}:${await this.trackerOf(request)}`;
     const { totalHits, timeToExpire } = await this.storage.increment(key, windowMs, limit, windowMs, 'default');
     response.setHeader('X-RateLimit-Limit', limit);
     response.setHeader('X-RateLimit-Remaining', Math.max(0, limit - totalHits));

@@ -2,6 +2,7 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CredentialLookupRepository } from './credential-lookup.repository';
 import { MemoryWindowStorage, RedisWindowStorage } from './fixed-window.storage';
 import { RateLimiter } from './rate-limit.middleware';
 
@@ -26,7 +27,7 @@ function createStorage(config: AppConfig): MemoryWindowStorage | RedisWindowStor
       }),
     }),
   ],
-  providers: [RateLimiter],
+  providers: [RateLimiter, CredentialLookupRepository],
   exports: [ThrottlerModule, RateLimiter],
 })
 export class RateLimitModule implements OnApplicationShutdown {

@@ -25,6 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('customer', 'text')
     .addColumn('coupon_id', 'varchar(40)')
     .addColumn('coupon_code', 'varchar(40)')
+    .addColumn('coupon_reserved', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('external_id', 'varchar(100)')
     .addColumn('description', 'varchar(1000)')
     .addColumn('return_url', 'varchar(2000)')

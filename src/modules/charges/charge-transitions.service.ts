@@ -59,7 +59,7 @@ export class ChargeTransitionsService {
     const updated: ChargesTable = { ...current, ...patch };
     const postings = transition.ledger(updated).filter((posting) => posting.amount !== 0);
     await this.ledger.post(scope, postings, trx);
-    if ((action === 'expire' || action === 'cancel') && updated.coupon_id !== null) {
+    if ((action === 'expire' || action === 'cancel') && updated.coupon_id !== null && updated.coupon_reserved === 1) {
       await this.coupons.release(scope, updated.coupon_id, trx);
     }
     if (transition.event !== null) await this.recordEvent(scope, updated, transition.event, trx);

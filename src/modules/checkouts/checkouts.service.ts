@@ -37,6 +37,11 @@ export interface CheckoutSpec {
   items: { productId: string; quantity: number }[];
   /** Lines already priced (a payment link's offer): used as they are instead of the current catalogue. */
   pricedLines?: ChargeItem[];
+  /**
+   * Take the coupon's redemption only when the checkout is paid, not now: anyone can open a payment
+   * link's checkout, and unpaid ones must not use up its coupon.
+   */
+  reserveCouponOnPayment?: boolean;
   methods?: ChargeMethod[];
   coupon?: string | null;
   customerId?: string | null;
@@ -98,9 +103,11 @@ export class CheckoutsService {
     let discount = 0;
     let coupon: { id: string; code: string } | null = null;
     if (spec.coupon) {
-      const reserved = await this.coupons.reserve(scope, spec.coupon, trx);
-      discount = discountFor(reserved, subtotal);
-      coupon = { id: reserved.id, code: reserved.code };
+      const found = spec.reserveCouponOnPayment
+        ? await this.coupons.findUsable(scope, spec.coupon, trx)
+        : await this.coupons.reserve(scope, spec.coupon, trx);
+      discount = discountFor(found, subtotal);
+      coupon = { id: found.id, code: found.code };
     }
     const amount = subtotal - discount;
     assertPayableByEveryMethod(amount, methods);
@@ -124,6 +131,7 @@ export class CheckoutsService {
       customer: null,
       coupon_id: coupon?.id ?? null,
       coupon_code: coupon?.code ?? null,
+      coupon_reserved: coupon !== null && !spec.reserveCouponOnPayment ? 1 : 0,
       external_id: spec.externalId ?? null,
       description: null,
       return_url: spec.returnUrl ?? null,

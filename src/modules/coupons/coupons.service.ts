@@ -121,6 +121,20 @@ export class CouponsService {
     return coupon;
   }
 
+  /**
+   * The coupon of `code` if a redemption could be reserved right now, without reserving it (a payment
+   * link's checkout takes its redemption only when it is paid). Same errors as `reserve`.
+   */
+  async findUsable(scope: Scope, code: string, executor?: Executor): Promise<CouponsTable> {
+    const coupon = await this.coupons.findByCode(scope, code.trim().toUpperCase(), executor);
+    if (!coupon) throw couponNotFound();
+    const now = this.clock.nowIso();
+    if (couponStatus(coupon, now) === 'EXPIRED') throw couponUnavailable('expired');
+    if (coupon.status === 'INACTIVE') throw couponUnavailable('inactive');
+    if (coupon.max_redeems !== -1 && coupon.redeems_count >= coupon.max_redeems) throw couponUnavailable('used up');
+    return coupon;
+  }
+
   /** Gives back a redemption reserved by a checkout that expired or was cancelled. */
   async release(scope: Scope, couponId: string, trx: Executor): Promise<void> {
     await this.coupons.releaseRedemption(scope, couponId, this.clock.nowIso(), trx);

@@ -48,6 +48,7 @@ export class DashboardService {
         return { mode, available: balance?.available ?? 0, pending: balance?.pending ?? 0, blocked: balance?.blocked ?? 0 };
       }),
     );
+    await Promise.all(MODES.map((mode) => this.expiry.sweep({ storeId: session.storeId, mode })));
     const recent = await this.chargeRows({ storeId: session.storeId, mode: 'test' }, { limit: 10 });
     const recentLive = await this.chargeRows({ storeId: session.storeId, mode: 'live' }, { limit: 10 });
     return { balances, recent: recent.items, recentLive: recentLive.items };

@@ -8,6 +8,7 @@ import { assertSandbox } from '../../common/sandbox';
 import { DatabaseService, Executor } from '../../database/database.service';
 import type { ChargeMethod, ChargesTable, PaymentLinksTable } from '../../database/database.types';
 import { ChargeAction } from '../charges/charge-lifecycle';
+import { ChargeExpiryService } from '../charges/charge-expiry.service';
 import { ChargeOperationsService } from '../charges/charge-operations.service';
 import { ChargePaymentService } from '../charges/charge-payment.service';
 import type { ChargeItem } from '../charges/charge.presenter';
@@ -16,6 +17,7 @@ import { ChargesRepository } from '../charges/charges.repository';
 import { assertPayableByEveryMethod, priceItems } from '../checkouts/checkout-pricing';
 import { CheckoutsService } from '../checkouts/checkouts.service';
 import type { CheckoutView, InlineCustomerDto } from '../checkouts/dto/checkout.dto';
+import { discountFor } from '../coupons/coupon-rules';
 import { CouponsService } from '../coupons/coupons.service';
 import { EventsService } from '../events/events.service';
 import { ProductsService } from '../products/products.service';
@@ -48,6 +50,7 @@ export class PaymentLinksService implements OnModuleInit {
     private readonly transitions: ChargeTransitionsService,
     private readonly chargePayments: ChargePaymentService,
     private readonly operations: ChargeOperationsService,
+    private readonly expiry: ChargeExpiryService,
     private readonly checkouts: CheckoutsService,
     private readonly products: ProductsService,
     private readonly coupons: CouponsService,
@@ -65,8 +68,10 @@ export class PaymentLinksService implements OnModuleInit {
     const products = await this.products.findForCharge(scope, [...new Set(input.items.map((item) => item.productId))]);
     const { lines, subtotal } = priceItems(input.items, products);
     const methods = input.methods ?? DEFAULT_METHODS;
-    assertPayableByEveryMethod(subtotal, methods);
-    const coupon = input.coupon === undefined ? null : (await this.coupons.get(scope, { code: input.coupon.trim().toUpperCase() })).code;
+    const coupon = input.coupon === undefined ? null : await this.coupons.get(scope, { code: input.coupon.trim().toUpperCase() });
+    // Every buyer pays the amount after the coupon: it must be payable by every method offered.
+    const discount = coupon === null ? 0 : discountFor({ discount_kind: coupon.discountKind, discount: coupon.discount }, subtotal);
+    assertPayableByEveryMethod(subtotal - discount, methods);
     const now = this.clock.nowIso();
     const row: PaymentLinksTable = {
       id: newId('plink'),
@@ -77,7 +82,7 @@ export class PaymentLinksService implements OnModuleInit {
       items: JSON.stringify(lines),
       amount: subtotal,
       methods: JSON.stringify(methods),
-      coupon_code: coupon,
+      coupon_code: coupon?.code ?? null,
       external_id: input.externalId ?? null,
       completion_url: input.completionUrl ?? null,
       payments_count: 0,
@@ -122,6 +127,7 @@ export class PaymentLinksService implements OnModuleInit {
 
   async payments(scope: Scope, query: LinkPaymentsQueryDto): Promise<Page<CheckoutView>> {
     await this.find(scope, query.id);
+    await this.expiry.sweep(scope);
     const page = toPageRequest(query);
     const rows = await this.charges.listPage(scope, 'checkout', page, { paymentLinkId: query.id });
     return toPage(rows, page, (row) => this.checkouts.view(row));
@@ -168,6 +174,7 @@ export class PaymentLinksService implements OnModuleInit {
         externalId: link.external_id,
         completionUrl: link.completion_url,
         paymentLinkId: link.id,
+        reserveCouponOnPayment: true,
       },
       trx,
     );
@@ -179,8 +186,12 @@ export class PaymentLinksService implements OnModuleInit {
     if (!(await this.links.countPayment(scope, charge.payment_link_id, now, trx))) {
       throw linkNotAcceptingPayments('it is inactive, expired or at maxPayments');
     }
+    if (charge.coupon_code !== null && charge.coupon_reserved === 0) {
+      await this.coupons.reserve(scope, charge.coupon_code, trx);
+      await this.charges.updateIfStatus(scope, charge.id, ['PAID'], { coupon_reserved: 1 }, trx);
+    }
     const link = await this.links.findById(scope, charge.payment_link_id, trx);
-    if (link) await this.events.record(scope, 'payment-link.paid', { ...this.view(link), checkoutId: charge.id }, trx);
+    if (link) await this.events.record(scope, 'payment-link.paid', this.view(link), trx);
   }
 
   private assertAcceptsPayments(link: PaymentLinksTable): void {

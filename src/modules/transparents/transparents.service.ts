@@ -223,6 +223,7 @@ export class TransparentsService {
       customer: customer === null ? null : JSON.stringify(customer),
       coupon_id: null,
       coupon_code: null,
+      coupon_reserved: 0,
       external_id: data.externalId ?? null,
       description: data.description ?? null,
       return_url: null,

@@ -71,9 +71,16 @@ export function postWebhook(
         response.on('error', () => finish(response.statusCode ?? null, null));
       },
     );
-    request.on('timeout', () => {
-      request.destroy(new Error(`timed out after ${options.timeoutMs} ms`));
-    });
+    // A whole-attempt deadline: the socket's own timeout only counts silence, so a receiver dripping
+    // bytes could otherwise hold a delivery for ever.
+    const timeOut = () => {
+      // Settle first: a 2xx status line followed by a body that never ends is a timeout, not a success.
+      finish(null, `timed out after ${options.timeoutMs} ms`);
+      request.destroy();
+    };
+    const deadline = setTimeout(timeOut, options.timeoutMs);
+    request.on('close', () => clearTimeout(deadline));
+    request.on('timeout', timeOut);
     request.on('error', (error: Error & { code?: string }) => finish(null, error.code === 'EBLOCKED' ? error.message : error.message || String(error.code)));
     request.end(body);
   });
