@@ -259,19 +259,15 @@ describe('Disputes — /v1/disputes (API.md §11)', () => {
       expect(await balanceOf(shop.testKey)).toEqual({ available: -80, pending: 0, blocked: 2500 });
     });
 
-    it('treats reason null like an absent reason (FRAUD), never a 500', async () => {
+    it('refuses reason null with 400 on field reason (a sent field must be valid), never a 500, and writes nothing', async () => {
       const shop = await seller();
       const checkout = await paidCheckout(shop.testKey, 2500);
       const pix = await paidTransparent(shop.testKey, 2500);
-      expect(expectOk<Charge>(await disputeCheckout(shop.testKey, { id: checkout.id, reason: null })).status).toBe('UNDER_DISPUTE');
-      expect(expectOk<Charge>(await disputeTransparent(shop.testKey, { id: pix.id, reason: null })).status).toBe('UNDER_DISPUTE');
-      const reasons = expectOk<{ items: Dispute[] }>(await listDisputes(shop.testKey)).items.map((item) => [item.chargeId, item.reason]);
-      expect(reasons).toEqual([
-        [pix.id, 'FRAUD'],
-        [checkout.id, 'FRAUD'],
-      ]);
-      // 2 × (2420 − 2500) = −160.
-      expect(await balanceOf(shop.testKey)).toEqual({ available: -160, pending: 0, blocked: 5000 });
+      expectValidationField(await disputeCheckout(shop.testKey, { id: checkout.id, reason: null }), 'reason');
+      expectValidationField(await disputeTransparent(shop.testKey, { id: pix.id, reason: null }), 'reason');
+      expect(expectOk<{ items: Dispute[] }>(await listDisputes(shop.testKey)).items).toEqual([]);
+      // 2 × (2500 − 80): both charges still PAID, nothing held.
+      expect(await balanceOf(shop.testKey)).toEqual({ available: 4840, pending: 0, blocked: 0 });
     });
 
     it('accepts every reason of the contract', async () => {

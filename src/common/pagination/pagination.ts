@@ -1,20 +1,22 @@
+import { OptionalField } from '../validation/optional-field';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { validationError } from '../errors/domain-error';
+import { strictInteger } from '../validation/transforms';
 
 /** `limit` and `after` of every list route (API.md §1.2). Family list DTOs extend it with their filters. */
 export class ListQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
+  @OptionalField()
+  @Transform(strictInteger)
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Cursor: the `next` of the previous page' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(200)
   after?: string;

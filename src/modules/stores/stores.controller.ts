@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Scope } from '../../common/auth/auth-context';
 import { CurrentScope, RequiresKey } from '../../common/auth/auth.decorators';
+import { NoParamsDto } from '../../common/validation/no-params.dto';
 import { ApiEnvelope } from '../../common/openapi/api-envelope.decorator';
 import { LedgerEntryPageView, ListTransactionsQueryDto, StorePageView } from './dto/store.dto';
 import { StoresService } from './stores.service';
@@ -14,7 +15,7 @@ export class StoresController {
 
   @Get('list')
   @ApiEnvelope(StorePageView)
-  list(@CurrentScope() scope: Scope) {
+  list(@CurrentScope() scope: Scope, @Query() _query: NoParamsDto) {
     return this.stores.list(scope);
   }
 

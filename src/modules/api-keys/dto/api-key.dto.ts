@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -9,7 +10,6 @@ import {
   IsInt,
   IsISO8601,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -29,7 +29,7 @@ export class CreateApiKeyDto {
   name: string;
 
   @ApiPropertyOptional({ enum: MODES, default: 'test' })
-  @IsOptional()
+  @OptionalField()
   @IsIn(MODES)
   mode?: Mode;
 
@@ -41,7 +41,7 @@ export class CreateApiKeyDto {
   permissions: string[];
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
+  @OptionalField()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 }
@@ -56,14 +56,14 @@ export class ApiKeyIdDto {
 
 export class UpdateApiKeyDto extends ApiKeyIdDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   name?: string;
 
   @ApiPropertyOptional({ type: [String], example: PERMISSIONS_EXAMPLE })
-  @IsOptional()
+  @OptionalField()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(40)
@@ -73,7 +73,7 @@ export class UpdateApiKeyDto extends ApiKeyIdDto {
 
 export class RollApiKeyDto extends ApiKeyIdDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 604800, default: 0, description: 'How long the old key keeps working' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(0)
   @Max(604800)
@@ -82,7 +82,7 @@ export class RollApiKeyDto extends ApiKeyIdDto {
 
 export class ListApiKeysQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: MODES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(MODES)
   mode?: Mode;
 }

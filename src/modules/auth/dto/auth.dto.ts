@@ -1,6 +1,7 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { ApiKeyWithSecretView } from '../../api-keys/dto/api-key.dto';
 
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
@@ -25,7 +26,7 @@ export class RegisterDto {
   password: string;
 
   @ApiPropertyOptional({ maxLength: 200, example: 'Loja da Maria' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)

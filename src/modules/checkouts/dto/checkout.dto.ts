@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -10,7 +11,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   IsUrl,
   Matches,
@@ -59,7 +59,7 @@ export class InlineCustomerDto {
   taxId: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @Matches(/^\+?[0-9 ()-]{8,20}$/, { message: 'customer.cellphone must be 8–20 digits, spaces, parentheses or dashes' })
   cellphone?: string;
@@ -76,7 +76,7 @@ export class CheckoutContentDto {
   items: CheckoutItemDto[];
 
   @ApiPropertyOptional({ enum: CHARGE_METHODS, isArray: true, default: ['PIX', 'CARD'] })
-  @IsOptional()
+  @OptionalField()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
@@ -84,53 +84,53 @@ export class CheckoutContentDto {
   methods?: ChargeMethod[];
 
   @ApiPropertyOptional({ description: 'coupon code, case-insensitive' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(40)
   coupon?: string;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   externalId?: string;
 
   @ApiPropertyOptional({ description: 'where the buyer goes after paying' })
-  @IsOptional()
+  @OptionalField()
   @IsUrl(URL_OPTIONS, { message: 'completionUrl must be an http(s) URL' })
   @MaxLength(2000)
   completionUrl?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
 
 export class CreateCheckoutDto extends CheckoutContentDto {
   @ApiPropertyOptional({ description: 'an existing customer; or send `customer`' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(60)
   customerId?: string;
 
   @ApiPropertyOptional({ type: InlineCustomerDto, description: 'found by taxId or created' })
-  @IsOptional()
+  @OptionalField()
   @ValidateNested()
   @Type(() => InlineCustomerDto)
   customer?: InlineCustomerDto;
 
   @ApiPropertyOptional({ description: 'where the buyer goes back to without paying' })
-  @IsOptional()
+  @OptionalField()
   @IsUrl(URL_OPTIONS, { message: 'returnUrl must be an http(s) URL' })
   @MaxLength(2000)
   returnUrl?: string;
 
   @ApiPropertyOptional({ minimum: 300, maximum: 2592000, default: 86400, description: 'seconds' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(300)
   @Max(2_592_000)
@@ -147,7 +147,7 @@ export class CheckoutIdDto {
 
 export class RefundDto extends CheckoutIdDto {
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(500)
   reason?: string;
@@ -155,25 +155,25 @@ export class RefundDto extends CheckoutIdDto {
 
 export class SimulateCheckoutPaymentDto extends CheckoutIdDto {
   @ApiPropertyOptional({ enum: CHARGE_METHODS, description: 'one of the checkout methods; default: the first' })
-  @IsOptional()
+  @OptionalField()
   @IsIn(CHARGE_METHODS)
   method?: ChargeMethod;
 }
 
 export class ListCheckoutsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: CHARGE_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(CHARGE_STATUSES)
   status?: ChargeStatus;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(100)
   externalId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(60)
   customerId?: string;

@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -44,7 +45,7 @@ export class CreateCouponDto {
   discount: number;
 
   @ApiPropertyOptional({ default: -1, description: '−1 = unlimited' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @ValidateIf((body: CreateCouponDto) => body.maxRedeems !== -1)
   @Min(1, { message: 'maxRedeems must be -1 (unlimited) or at least 1' })
@@ -52,18 +53,18 @@ export class CreateCouponDto {
   maxRedeems?: number;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
+  @OptionalField()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 
   @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(1000)
   notes?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
@@ -85,7 +86,7 @@ export class GetCouponQueryDto {
   id?: string;
 
   @ApiPropertyOptional({ description: 'case-insensitive' })
-  @IsOptional()
+  @OptionalField()
   @Transform(upperCaseTrimmed)
   @IsString()
   @MaxLength(40)
@@ -95,7 +96,7 @@ export class GetCouponQueryDto {
 /** Code, kind and discount are fixed once created: checkouts already priced with them must stay explainable. */
 export class UpdateCouponDto extends CouponIdDto {
   @ApiPropertyOptional({ description: '−1 = unlimited; otherwise ≥ redeemsCount' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @ValidateIf((body: UpdateCouponDto) => body.maxRedeems !== -1)
   @Min(1, { message: 'maxRedeems must be -1 (unlimited) or at least 1' })
@@ -114,19 +115,19 @@ export class UpdateCouponDto extends CouponIdDto {
   notes?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
 
 export class ListCouponsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: COUPON_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(COUPON_STATUSES)
   status?: CouponStatus;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @Transform(upperCaseTrimmed)
   @IsString()
   @MaxLength(40)

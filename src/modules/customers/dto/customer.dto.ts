@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -43,7 +44,7 @@ export class CreateCustomerDto {
   zipCode?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, example: { crmId: '42' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
@@ -91,21 +92,21 @@ export class UpdateCustomerDto extends CustomerIdDto {
   zipCode?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, description: 'replaces the whole map' })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
 
 export class ListCustomersQueryDto extends ListQueryDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @Transform(lowerCaseTrimmed)
   @IsString()
   @MaxLength(320)
   email?: string;
 
   @ApiPropertyOptional({ description: 'CPF or CNPJ, punctuation accepted' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(24)
   taxId?: string;

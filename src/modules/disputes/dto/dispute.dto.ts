@@ -1,6 +1,7 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 import type { DisputeReason, DisputeStatus } from '../../../database/database.types';
 
@@ -24,7 +25,7 @@ export class SimulateDisputeDto {
   id: string;
 
   @ApiPropertyOptional({ enum: DISPUTE_REASONS, default: 'FRAUD' })
-  @IsOptional()
+  @OptionalField()
   @IsIn(DISPUTE_REASONS)
   reason?: DisputeReason;
 }
@@ -60,12 +61,12 @@ export class SimulateResolutionDto extends DisputeIdDto {
 
 export class ListDisputesQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: DISPUTE_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(DISPUTE_STATUSES)
   status?: DisputeStatus;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(60)
   chargeId?: string;

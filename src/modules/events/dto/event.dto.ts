@@ -1,11 +1,12 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 
 export class ListEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'checkout.paid' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(60)
   type?: string;

@@ -1,11 +1,10 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { strictInteger } from '../../../common/validation/transforms';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { MAX_AMOUNT, MAX_INSTALLMENTS, PAYMENT_METHODS, PaymentMethod } from '../fee-schedule';
 
-/** Query strings are text: accept only plain digits, so "1.5", "1e3" or "" are errors, not coerced. */
-const strictInteger = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
 
 export class CalculateFeeQueryDto {
   @ApiProperty({ description: 'centavos', minimum: 1, maximum: MAX_AMOUNT, example: 10000 })
@@ -21,9 +20,8 @@ export class CalculateFeeQueryDto {
   method: PaymentMethod;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_INSTALLMENTS, default: 1, description: 'CARD only' })
-  @IsOptional()
+  @OptionalField()
   @Transform(strictInteger)
-  @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(MAX_INSTALLMENTS)

@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -21,14 +22,14 @@ export class CreatePaymentLinkDto extends CheckoutContentDto {
   name: string;
 
   @ApiPropertyOptional({ minimum: 1, description: 'payments accepted in all; none: unlimited' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(1)
   @Max(1_000_000_000)
   maxPayments?: number;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional()
+  @OptionalField()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 }
@@ -43,7 +44,7 @@ export class PaymentLinkIdDto {
 
 export class UpdatePaymentLinkDto extends PaymentLinkIdDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalField()
   @Transform(trimmed)
   @IsString()
   @IsNotEmpty()
@@ -69,14 +70,14 @@ export class UpdatePaymentLinkDto extends PaymentLinkIdDto {
   expiresAt?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
 
 export class SimulateLinkPaymentDto extends PaymentLinkIdDto {
   @ApiPropertyOptional({ type: InlineCustomerDto })
-  @IsOptional()
+  @OptionalField()
   @ValidateNested()
   @Type(() => InlineCustomerDto)
   customer?: InlineCustomerDto;

@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -35,13 +36,13 @@ export class CreateProductDto {
   price: number;
 
   @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   @ApiPropertyOptional({ example: 'https://cdn.example.com/camiseta.png' })
-  @IsOptional()
+  @OptionalField()
   @IsUrl(URL_OPTIONS, { message: 'imageUrl must be an http(s) URL' })
   @MaxLength(2000)
   imageUrl?: string;
@@ -59,7 +60,7 @@ export class CreateProductDto {
   trialDays?: number | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
@@ -81,7 +82,7 @@ export class GetProductQueryDto {
   id?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -90,7 +91,7 @@ export class GetProductQueryDto {
 
 export class UpdateProductDto extends ProductIdDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @OptionalField()
   @Transform(trimmed)
   @IsString()
   @IsNotEmpty()
@@ -98,7 +99,7 @@ export class UpdateProductDto extends ProductIdDto {
   externalId?: string;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalField()
   @Transform(trimmed)
   @IsString()
   @IsNotEmpty()
@@ -106,7 +107,7 @@ export class UpdateProductDto extends ProductIdDto {
   name?: string;
 
   @ApiPropertyOptional({ minimum: 100 })
-  @IsOptional()
+  @OptionalField()
   @IsInt({ message: 'price must be a whole number of centavos' })
   @Min(100)
   @Max(MAX_AMOUNT)
@@ -137,24 +138,24 @@ export class UpdateProductDto extends ProductIdDto {
   trialDays?: number | null;
 
   @ApiPropertyOptional({ enum: PRODUCT_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(PRODUCT_STATUSES)
   status?: ProductStatus;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 }
 
 export class ListProductsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: PRODUCT_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(PRODUCT_STATUSES)
   status?: ProductStatus;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(100)
   externalId?: string;

@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -7,7 +8,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -24,7 +24,7 @@ import { CHARGE_METHODS, CHARGE_STATUSES } from '../../charges/charge-values';
 
 export class TransparentCustomerDto {
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalField()
   @Transform(trimmed)
   @IsString()
   @IsNotEmpty()
@@ -32,20 +32,20 @@ export class TransparentCustomerDto {
   name?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @Transform(lowerCaseTrimmed)
   @IsEmail({}, { message: 'customer.email must be a valid email address' })
   @MaxLength(320)
   email?: string;
 
   @ApiPropertyOptional({ description: 'CPF or CNPJ' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(24)
   taxId?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @Matches(/^\+?[0-9 ()-]{8,20}$/, { message: 'customer.cellphone must be 8–20 digits, spaces, parentheses or dashes' })
   cellphone?: string;
@@ -89,49 +89,49 @@ export class TransparentDataDto {
   amount: number;
 
   @ApiPropertyOptional({ maxLength: 1000 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   @ApiPropertyOptional({ type: TransparentCustomerDto, description: 'BOLETO needs name and taxId' })
-  @IsOptional()
+  @OptionalField()
   @ValidateNested()
   @Type(() => TransparentCustomerDto)
   customer?: TransparentCustomerDto;
 
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
   externalId?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
-  @IsOptional()
+  @OptionalField()
   @IsMetadata()
   metadata?: Metadata;
 
   @ApiPropertyOptional({ minimum: 60, maximum: 604800, default: 3600, description: 'PIX only, seconds' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(60)
   @Max(604_800)
   expiresIn?: number;
 
   @ApiPropertyOptional({ example: '2026-12-01', description: 'BOLETO only, default today + 3 days' })
-  @IsOptional()
+  @OptionalField()
   @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'data.dueDate must be YYYY-MM-DD' })
   dueDate?: string;
 
   @ApiPropertyOptional({ type: CardDto, description: 'CARD only' })
-  @IsOptional()
+  @OptionalField()
   @ValidateNested()
   @Type(() => CardDto)
   card?: CardDto;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 12, default: 1, description: 'CARD only' })
-  @IsOptional()
+  @OptionalField()
   @IsInt()
   @Min(1)
   @Max(12)
@@ -160,7 +160,7 @@ export class TransparentIdDto {
 
 export class TransparentRefundDto extends TransparentIdDto {
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(500)
   reason?: string;
@@ -168,12 +168,12 @@ export class TransparentRefundDto extends TransparentIdDto {
 
 export class ListTransparentsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: CHARGE_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(CHARGE_STATUSES)
   status?: ChargeStatus;
 
   @ApiPropertyOptional({ enum: CHARGE_METHODS })
-  @IsOptional()
+  @OptionalField()
   @IsIn(CHARGE_METHODS)
   method?: ChargeMethod;
 }

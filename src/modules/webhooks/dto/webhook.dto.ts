@@ -1,3 +1,4 @@
+import { OptionalField } from '../../../common/validation/optional-field';
 import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
@@ -24,13 +25,13 @@ export class CreateWebhookDto {
   events: string[];
 
   @ApiPropertyOptional({ maxLength: 500 })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(500)
   description?: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @OptionalField()
   @IsBoolean()
   enabled?: boolean;
 }
@@ -45,14 +46,14 @@ export class WebhookIdDto {
 
 export class UpdateWebhookDto extends WebhookIdDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @IsNotEmpty()
   @MaxLength(2000)
   url?: string;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @OptionalField()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(40)
@@ -67,7 +68,7 @@ export class UpdateWebhookDto extends WebhookIdDto {
   description?: string | null;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalField()
   @IsBoolean()
   enabled?: boolean;
 }
@@ -80,7 +81,7 @@ export class ListDeliveriesQueryDto extends ListQueryDto {
   id: string;
 
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
-  @IsOptional()
+  @OptionalField()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 }
