@@ -10,7 +10,6 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    stopAtFirstError: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors: ValidationError[]) => {
       const details = flattenValidationErrors(errors);
@@ -24,11 +23,13 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const field = joinPath(parent, error.property);
-    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
-      details.push({
-        field,
-        message: constraint === 'whitelistValidation' ? `${field} is not an accepted field` : message,
-      });
+    // One message per field. Decorators register bottom-up, so the last failing constraint is the one
+    // written first on the property (its type or presence check): "id must be a string" for a missing id,
+    // not a complaint about its length.
+    const failed = Object.entries(error.constraints ?? {});
+    if (failed.length > 0) {
+      const [constraint, message] = failed[failed.length - 1];
+      details.push({ field, message: constraint === 'whitelistValidation' ? `${field} is not an accepted field` : message });
     }
     if (error.children && error.children.length > 0) {
       details.push(...flattenValidationErrors(error.children, field));
