@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, assertDataDirWritable, ConfigError, loadConfig } from './config/app-config';
 import { configureApp } from './configure-app';
 
 const SHUTDOWN_DEADLINE_MS = 15_000;
@@ -13,6 +13,7 @@ async function bootstrap(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig(process.env);
+    assertDataDirWritable(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -4,7 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -471,6 +471,20 @@ describe('The built service as a process (API.md §15)', () => {
       const { code } = await within(service.exited, 15_000, 'exit on bad configuration');
       expect(code).toBe(78);
       expect(service.stderr()).toContain(name);
+    } finally {
+      service.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start when DATA_DIR cannot be a directory: exit code 78 and a message naming DATA_DIR', async () => {
+    const { dataDir } = await database();
+    const file = join(dataDir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const service = spawnService({ DATA_DIR: join(file, 'data'), PORT: String(await freePort()), LOG_LEVEL: 'info' });
+    try {
+      const { code } = await within(service.exited, 15_000, 'exit on bad DATA_DIR');
+      expect(code).toBe(78);
+      expect(service.stderr()).toContain('DATA_DIR must be a writable directory');
     } finally {
       service.child.kill('SIGKILL');
     }

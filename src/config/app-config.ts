@@ -1,3 +1,4 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
@@ -133,6 +134,20 @@ export function loadConfig(env: Env): AppConfig {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * DATA_DIR must be a directory the service can write (the SQLite file, the default key file). Checked
+ * before anything starts, so a bad value is a configuration message rather than a stack trace later.
+ */
+export function assertDataDirWritable(config: AppConfig): void {
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    accessSync(config.dataDir, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'not writable';
+    throw new ConfigError([`DATA_DIR must be a writable directory (${config.dataDir}: ${reason})`]);
+  }
 }
 
 function parseRetrySchedule(raw: string | undefined, problems: string[]): number[] {

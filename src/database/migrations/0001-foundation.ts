@@ -49,7 +49,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'varchar(30)')
     .addColumn('revoked_at', 'varchar(30)')
     .execute();
-  await db.schema.createIndex('api_keys_merchant_mode_idx').on('api_keys').columns(['merchant_id', 'mode', 'id']).execute();
+  await db.schema.createIndex('api_keys_store_mode_idx').on('api_keys').columns(['store_id', 'mode', 'id']).execute();
 
   await db.schema
     .createTable('balances')
