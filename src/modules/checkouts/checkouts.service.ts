@@ -13,6 +13,7 @@ import { ChargeOperationsService } from '../charges/charge-operations.service';
 import { ChargeItem, ChargePresenter } from '../charges/charge.presenter';
 import { ChargeTransitionsService } from '../charges/charge-transitions.service';
 import { ChargesRepository } from '../charges/charges.repository';
+import { newChargeRow } from '../charges/new-charge';
 import { discountFor } from '../coupons/coupon-rules';
 import { CouponsService } from '../coupons/coupons.service';
 import { CustomersService } from '../customers/customers.service';
@@ -112,48 +113,24 @@ export class CheckoutsService {
     const amount = subtotal - discount;
     assertPayableByEveryMethod(amount, methods);
     const now = this.clock.nowIso();
-    const row: ChargesTable = {
-      id: newId('bill'),
-      store_id: scope.storeId,
-      mode: scope.mode,
-      kind: 'checkout',
-      status: 'PENDING',
-      amount,
-      subtotal,
-      discount,
-      methods: JSON.stringify(methods),
-      method: null,
-      installments: 1,
-      fee: null,
-      net_amount: null,
-      items: JSON.stringify(lines),
-      customer_id: spec.customerId ?? null,
-      customer: null,
-      coupon_id: coupon?.id ?? null,
-      coupon_code: coupon?.code ?? null,
-      coupon_reserved: coupon !== null && !spec.reserveCouponOnPayment ? 1 : 0,
-      external_id: spec.externalId ?? null,
-      description: null,
-      return_url: spec.returnUrl ?? null,
-      completion_url: spec.completionUrl ?? null,
-      payment_link_id: spec.paymentLinkId ?? null,
-      pix_br_code: null,
-      pix_qr_png: null,
-      boleto_digitable_line: null,
-      boleto_barcode: null,
-      boleto_due_date: null,
-      card_brand: null,
-      card_last4: null,
-      failure_reason: null,
-      refund_reason: null,
-      metadata: JSON.stringify(spec.metadata ?? {}),
-      expires_at: this.clock.isoIn((spec.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000),
-      paid_at: null,
-      refunded_at: null,
-      cancelled_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newChargeRow(
+      scope,
+      { id: newId('bill'), kind: 'checkout', amount, methods, metadata: spec.metadata, now },
+      {
+        subtotal,
+        discount,
+        items: JSON.stringify(lines),
+        customer_id: spec.customerId ?? null,
+        coupon_id: coupon?.id ?? null,
+        coupon_code: coupon?.code ?? null,
+        coupon_reserved: coupon !== null && !spec.reserveCouponOnPayment ? 1 : 0,
+        external_id: spec.externalId ?? null,
+        return_url: spec.returnUrl ?? null,
+        completion_url: spec.completionUrl ?? null,
+        payment_link_id: spec.paymentLinkId ?? null,
+        expires_at: this.clock.isoIn((spec.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000),
+      },
+    );
     await this.charges.insert(row, trx);
     await this.transitions.recordEvent(scope, row, 'created', trx);
     return row;

@@ -13,6 +13,7 @@ import { ChargePaymentService } from '../charges/charge-payment.service';
 import { ChargeCustomer, ChargePresenter } from '../charges/charge.presenter';
 import { ChargeTransitionsService } from '../charges/charge-transitions.service';
 import { ChargesRepository } from '../charges/charges.repository';
+import { newChargeRow } from '../charges/new-charge';
 import { MAX_BOLETO_AMOUNT } from '../charges/methods/boleto';
 import { boletoInstructions, pixInstructions } from '../charges/methods/payment-instruments';
 import { cardBrand, CardOutcome, passesLuhn, sandboxOutcome } from '../charges/methods/test-cards';
@@ -204,48 +205,17 @@ export class TransparentsService {
     installments: number,
     now: string,
   ): ChargesTable {
-    return {
-      id,
-      store_id: scope.storeId,
-      mode: scope.mode,
-      kind: 'transparent',
-      status: 'PENDING',
-      amount: data.amount,
-      subtotal: data.amount,
-      discount: 0,
-      methods: JSON.stringify([method]),
-      method,
-      installments,
-      fee: null,
-      net_amount: null,
-      items: null,
-      customer_id: null,
-      customer: customer === null ? null : JSON.stringify(customer),
-      coupon_id: null,
-      coupon_code: null,
-      coupon_reserved: 0,
-      external_id: data.externalId ?? null,
-      description: data.description ?? null,
-      return_url: null,
-      completion_url: null,
-      payment_link_id: null,
-      pix_br_code: null,
-      pix_qr_png: null,
-      boleto_digitable_line: null,
-      boleto_barcode: null,
-      boleto_due_date: null,
-      card_brand: null,
-      card_last4: null,
-      failure_reason: null,
-      refund_reason: null,
-      metadata: JSON.stringify(data.metadata ?? {}),
-      expires_at: null,
-      paid_at: null,
-      refunded_at: null,
-      cancelled_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    return newChargeRow(
+      scope,
+      { id, kind: 'transparent', amount: data.amount, methods: [method], metadata: data.metadata, now },
+      {
+        method,
+        installments,
+        customer: customer === null ? null : JSON.stringify(customer),
+        external_id: data.externalId ?? null,
+        description: data.description ?? null,
+      },
+    );
   }
 }
 
