@@ -579,8 +579,10 @@ describe('The built service as a process (API.md §15)', () => {
         postJson(url, '/v1/auth/register', { name: `Loja ${i}`, email: uniqueEmail('drain'), password: 'correct horse battery' }),
       );
       await Promise.all(inFlight.map((call) => call.sent));
-      // Time for the server to accept and start them; scrypt at cost 2^17 (~0.5 s each) keeps them busy well past it.
-      await sleep(100);
+      // The kernel hands connections to the server in arrival order: once a later connection has been answered,
+      // the four earlier ones were accepted too (not still queued, where closing the listener would reset them).
+      // scrypt at cost 2^17 keeps them busy well past this.
+      await request(url).get('/health').expect(200);
       const answeredBeforeSignal = inFlight.filter((call) => call.isSettled()).length;
       service.child.kill('SIGTERM');
 

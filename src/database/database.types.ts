@@ -273,7 +273,13 @@ export interface DisputesTable {
   resolved_at: string | null;
 }
 
+export interface FlashReceiptsTable {
+  nonce: string;
+  used_at: string;
+}
+
 export interface DatabaseSchema {
+  flash_receipts: FlashReceiptsTable;
   disputes: DisputesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

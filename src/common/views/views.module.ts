@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { FlashReceiptsRepository } from './flash-receipts.repository';
 import { FlashService } from './flash.service';
 
 @Global()
-@Module({ providers: [FlashService], exports: [FlashService] })
+@Module({ providers: [FlashService, FlashReceiptsRepository], exports: [FlashService] })
 export class ViewsModule {}

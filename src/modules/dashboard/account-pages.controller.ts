@@ -57,7 +57,7 @@ export class AccountPagesController {
   @Get('login')
   async loginPage(@Req() request: Request, @Res() response: Response) {
     if (await this.signedIn(request)) return response.redirect(302, '/dashboard');
-    this.render(request, response, 'account/login', { title: 'Log in', values: {}, notice: this.flash.take(request, response)?.notice });
+    this.render(request, response, 'account/login', { title: 'Log in', values: {}, notice: (await this.flash.take(request, response))?.notice });
   }
 
   @Public()

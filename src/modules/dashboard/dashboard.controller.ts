@@ -115,7 +115,7 @@ export class DashboardController {
   }
 
   private async page(session: SessionAuth, request: Request, response: Response, view: string, model: Record<string, unknown>) {
-    const flash = this.flash.take(request, response);
+    const flash = await this.flash.take(request, response);
     response.render(view, {
       ...model,
       nav: await this.dashboard.nav(session),
