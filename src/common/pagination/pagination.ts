@@ -1,9 +1,9 @@
-import { OptionalField } from '../validation/optional-field';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { validationError } from '../errors/domain-error';
 import { strictInteger } from '../validation/transforms';
+import { OptionalField } from '../validation/optional-field';
 
 /** `limit` and `after` of every list route (API.md §1.2). Family list DTOs extend it with their filters. */
 export class ListQueryDto {

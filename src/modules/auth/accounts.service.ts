@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { conflict } from '../../common/errors/domain-error';
 import { newId } from '../../common/ids';
-import { DatabaseService, Executor, isUniqueViolation } from '../../database/database.service';
+import { Executor, isUniqueViolation } from '../../database/database.service';
 import type { MerchantsTable, StoresTable } from '../../database/database.types';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { ApiKeyWithSecretView } from '../api-keys/dto/api-key.dto';
@@ -20,7 +20,6 @@ export interface NewAccount {
 @Injectable()
 export class AccountsService {
   constructor(
-    private readonly database: DatabaseService,
     private readonly merchants: MerchantsRepository,
     private readonly stores: StoresRepository,
     private readonly ledger: LedgerRepository,

@@ -1,7 +1,4 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -17,6 +14,8 @@ import {
 } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 import type { Mode } from '../../../database/database.types';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 const MODES = ['test', 'live'] as const;
 const PERMISSIONS_EXAMPLE = ['customers:read', 'checkouts:write'];

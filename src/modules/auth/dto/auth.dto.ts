@@ -1,8 +1,8 @@
-import { OptionalField } from '../../../common/validation/optional-field';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-validator';
 import { ApiKeyWithSecretView } from '../../api-keys/dto/api-key.dto';
+import { OptionalField } from '../../../common/validation/optional-field';
 
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 

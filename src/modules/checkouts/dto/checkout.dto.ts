@@ -1,5 +1,3 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -24,6 +22,8 @@ import { IsMetadata, Metadata } from '../../../common/validation/metadata';
 import { lowerCaseTrimmed, trimmed } from '../../../common/validation/transforms';
 import type { ChargeMethod, ChargeStatus } from '../../../database/database.types';
 import { CHARGE_METHODS, CHARGE_STATUSES, URL_OPTIONS } from '../../charges/charge-values';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export class CheckoutItemDto {
   @ApiProperty({ example: 'prod_01JD2Z3M4N5P6Q7R8S9T0V1W2X' })

@@ -1,5 +1,3 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -19,6 +17,8 @@ import { ListQueryDto } from '../../../common/pagination/pagination';
 import { IsMetadata, Metadata } from '../../../common/validation/metadata';
 import { upperCaseTrimmed } from '../../../common/validation/transforms';
 import { MAX_AMOUNT } from '../../fees/fee-schedule';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export const DISCOUNT_KINDS = ['PERCENTAGE', 'FIXED'] as const;
 export type DiscountKind = (typeof DISCOUNT_KINDS)[number];

@@ -1,11 +1,11 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 import { IsMetadata, Metadata } from '../../../common/validation/metadata';
 import { lowerCaseTrimmed, trimmed } from '../../../common/validation/transforms';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 const CELLPHONE = /^\+?[0-9 ()-]{8,20}$/;
 const ZIP_CODE = /^\d{5}-?\d{3}$/;

@@ -1,9 +1,9 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 import type { DisputeReason, DisputeStatus } from '../../../database/database.types';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export const DISPUTE_REASONS: readonly DisputeReason[] = ['FRAUD', 'NOT_RECEIVED', 'DUPLICATE', 'OTHER'];
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['OPEN', 'UNDER_REVIEW', 'WON', 'LOST'];

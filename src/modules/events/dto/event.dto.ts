@@ -1,8 +1,8 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export class ListEventsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ example: 'checkout.paid' })

@@ -1,9 +1,9 @@
-import { OptionalField } from '../../../common/validation/optional-field';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { strictInteger } from '../../../common/validation/transforms';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { MAX_AMOUNT, MAX_INSTALLMENTS, PAYMENT_METHODS, PaymentMethod } from '../fee-schedule';
+import { OptionalField } from '../../../common/validation/optional-field';
 
 
 export class CalculateFeeQueryDto {

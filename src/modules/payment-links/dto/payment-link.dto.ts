@@ -1,5 +1,3 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateNested } from 'class-validator';
@@ -9,6 +7,8 @@ import { trimmed } from '../../../common/validation/transforms';
 import type { ChargeMethod } from '../../../database/database.types';
 import { CHARGE_METHODS, URL_OPTIONS } from '../../charges/charge-values';
 import { CheckoutContentDto, CheckoutItemView, InlineCustomerDto } from '../../checkouts/dto/checkout.dto';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export const PAYMENT_LINK_STATUSES = ['ACTIVE', 'INACTIVE', 'EXPIRED'] as const;
 export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];

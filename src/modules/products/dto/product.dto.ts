@@ -1,5 +1,3 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Max, MaxLength, Min, ValidateIf } from 'class-validator';
@@ -8,6 +6,8 @@ import { IsMetadata, Metadata } from '../../../common/validation/metadata';
 import { trimmed } from '../../../common/validation/transforms';
 import type { ProductCycle } from '../../../database/database.types';
 import { MAX_AMOUNT } from '../../fees/fee-schedule';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export const PRODUCT_CYCLES: readonly ProductCycle[] = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUALLY', 'ANNUALLY'];
 export const PRODUCT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;

@@ -1,6 +1,6 @@
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty } from '@nestjs/swagger';
 import { ListQueryDto } from '../../../common/pagination/pagination';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export class BalanceView {
   @ApiProperty({ description: 'centavos' }) available: number;

@@ -1,5 +1,3 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -21,6 +19,8 @@ import { lowerCaseTrimmed, trimmed } from '../../../common/validation/transforms
 import type { ChargeMethod, ChargeStatus } from '../../../database/database.types';
 import { MAX_AMOUNT } from '../../fees/fee-schedule';
 import { CHARGE_METHODS, CHARGE_STATUSES } from '../../charges/charge-values';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 export class TransparentCustomerDto {
   @ApiPropertyOptional({ maxLength: 200 })

@@ -1,10 +1,10 @@
-import { OptionalField } from '../../../common/validation/optional-field';
-import { PageOf } from '../../../common/openapi/page.view';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../../common/pagination/pagination';
 import type { DeliveryStatus } from '../../../database/database.types';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-event-types';
+import { OptionalField } from '../../../common/validation/optional-field';
+import { PageOf } from '../../../common/openapi/page.view';
 
 const EVENT_CHOICES = ['*', ...WEBHOOK_EVENT_TYPES];
 const DELIVERY_STATUSES: DeliveryStatus[] = ['PENDING', 'SUCCEEDED', 'FAILED'];
