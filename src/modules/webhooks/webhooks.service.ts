@@ -88,6 +88,7 @@ export class WebhooksService implements OnModuleInit {
       patch.disabled_reason = null;
     }
     await this.endpoints.update(scope, input.id, patch);
+    this.worker.endpointChanged(input.id);
     if (input.enabled === false) await this.deliveries.failPendingOf(input.id, now);
     return this.get(scope, input.id);
   }
@@ -95,6 +96,7 @@ export class WebhooksService implements OnModuleInit {
   async delete(scope: Scope, id: string): Promise<{ id: string; deleted: true }> {
     const now = this.clock.nowIso();
     if (!(await this.endpoints.update(scope, id, { deleted_at: now, enabled: 0, updated_at: now }))) throw webhookNotFound();
+    this.worker.endpointChanged(id);
     await this.deliveries.failPendingOf(id, now);
     return { id, deleted: true };
   }
@@ -103,6 +105,7 @@ export class WebhooksService implements OnModuleInit {
     await this.find(scope, id);
     const secret = newWebhookSecret();
     await this.endpoints.update(scope, id, { secret, updated_at: this.clock.nowIso() });
+    this.worker.endpointChanged(id);
     return { ...(await this.get(scope, id)), secret };
   }
 

@@ -14,6 +14,8 @@ const PER_ENDPOINT = 20;
 /** Long enough for a whole batch of timeouts, so a lease never runs out while its batch is still being sent. */
 const LEASE_MS = PER_ENDPOINT * TIMEOUT_MS + 30_000;
 const POLL_MS = 200;
+/** Within a batch, how often an endpoint is read again in case another instance changed it. */
+const RECHECK_EVERY = 5;
 const SCAN = 500;
 
 interface Attempt {
@@ -36,6 +38,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nudged = false;
+  private readonly changedEndpoints = new Set<string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,6 +58,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.running = false;
     this.wake?.();
     await this.loop;
+  }
+
+  /** An endpoint was updated, disabled or deleted here: a batch in flight for it reads it again. */
+  endpointChanged(endpointId: string): void {
+    this.changedEndpoints.add(endpointId);
   }
 
   /** Something new may be due: look now instead of at the next poll. */
@@ -88,8 +96,12 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       [...batches.entries()].map(async ([endpointId, batch]) => {
         const mine = batch.filter((delivery) => held.has(delivery.id));
         for (let index = 0; index < mine.length; index += 1) {
-          // Read again after the first send: the endpoint may have been deleted, disabled or changed meanwhile.
-          const endpoint = index === 0 ? endpointById.get(endpointId) : (await this.endpoints.findManyByIds([endpointId]))[0];
+          // The endpoint may have been deleted, disabled or changed while this batch is being sent: read it
+          // again when this instance changed it, and every few deliveries for changes made by other instances.
+          if (index > 0 && (this.changedEndpoints.delete(endpointId) || index % RECHECK_EVERY === 0)) {
+            endpointById.set(endpointId, (await this.endpoints.findManyByIds([endpointId]))[0]);
+          }
+          const endpoint = endpointById.get(endpointId);
           const delivered = await this.deliver(mine[index], endpoint, eventById.get(mine[index].event_id));
           attempted += 1;
           // A failing receiver gets no more of this batch now; the rest go in order on a later pass.
