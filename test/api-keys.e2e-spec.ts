@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { expectError, expectOk } from './support/assertions';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -22,22 +23,10 @@ interface KeyObject {
   key?: string;
 }
 
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
 function expectValidationDetail(response: Response, field: string): void {
   expectError(response, 400, 'VALIDATION_ERROR');
   const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
   expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
 }
 
 describe('API keys — /v1/api-keys (API.md §5)', () => {

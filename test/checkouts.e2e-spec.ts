@@ -1,5 +1,5 @@
 import type { OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import type { Response } from 'supertest';
+import { expectError, expectOk, expectValidationField } from './support/assertions';
 import { ChargeExpiryService } from '../src/modules/charges/charge-expiry.service';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -101,24 +101,6 @@ const uniqueCpf = () => {
   return cpfFrom(`${String(Date.now() % 100_000).padStart(5, '0')}${String(cpfCounter).padStart(4, '0')}`);
 };
 const punctuate = (cpf: string) => `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
-
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
-}
 
 describe('Checkouts — /v1/checkouts (API.md §9.1)', () => {
   let app: TestApp;

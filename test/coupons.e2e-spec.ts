@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import type { Scope } from '../src/common/auth/auth-context';
+import { expectError, expectOk, expectValidationField, manyKeys } from './support/assertions';
 import { DomainError } from '../src/common/errors/domain-error';
 import { CouponsService } from '../src/modules/coupons/coupons.service';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
@@ -47,24 +48,6 @@ interface Coupon {
   updatedAt: string;
 }
 
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
-}
-
 /** The promise rejects with a DomainError of `code`. */
 async function expectDomainError(promise: Promise<unknown>, code: string): Promise<void> {
   const error = await promise.then(
@@ -75,7 +58,6 @@ async function expectDomainError(promise: Promise<unknown>, code: string): Promi
   expect((error as DomainError).code).toBe(code);
 }
 
-const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'v']));
 const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('Coupons — /v1/coupons (API.md §8.3)', () => {

@@ -1,4 +1,4 @@
-import type { Response } from 'supertest';
+import { expectError, expectOk, expectValidationField, manyKeys } from './support/assertions';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -43,26 +43,6 @@ interface Customer {
   createdAt: string;
   updatedAt: string;
 }
-
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
-}
-
-const manyKeys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, 'v']));
 
 describe('Customers — /v1/customers (API.md §8.1)', () => {
   let app: TestApp;

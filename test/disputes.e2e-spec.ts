@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { expectError, expectValidationField } from './support/assertions';
 import { LedgerRepository } from '../src/modules/ledger/ledger.repository';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -52,19 +53,6 @@ interface Balance {
   available: number;
   pending: number;
   blocked: number;
-}
-
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
 }
 
 function expectOk<T = unknown>(response: Response, status = 200): T {

@@ -1,5 +1,5 @@
+import { expectError, expectOk, expectValidationField } from './support/assertions';
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import type { Scope } from '../src/common/auth/auth-context';
 import { DomainError } from '../src/common/errors/domain-error';
 import { PaymentLinksService } from '../src/modules/payment-links/payment-links.service';
@@ -60,24 +60,6 @@ const CHECKOUT_ID = /^bill_[0-9A-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_ID = 'plink_01JD2Z3M4N5P6Q7R8S9T0V1W2X';
 const PAST = '2020-01-01T00:00:00.000Z';
-
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
-}
 
 async function expectDomainError(promise: Promise<unknown>, code: string): Promise<void> {
   const error = await promise.then(

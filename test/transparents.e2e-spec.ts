@@ -1,5 +1,5 @@
+import { expectError, expectOk, expectValidationField } from './support/assertions';
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'supertest';
 import { crc16CcittFalse, parseEmv } from '../src/modules/charges/methods/pix-br-code';
 import { digitableLineOf, isValidDigitableLine } from '../src/modules/charges/methods/boleto';
 import { bearer, createKey, registerMerchant, RegisteredMerchant } from './support/factories';
@@ -88,24 +88,6 @@ const card = (number = VISA_OK, fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 const payer = (fields: Record<string, unknown> = {}) => ({ name: 'Maria Souza', taxId: CPF, ...fields });
-
-function expectError(response: Response, status: number, code: string): void {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(response.body.success).toBe(false);
-  expect(response.body.data).toBeNull();
-  expect(typeof response.body.error.message).toBe('string');
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
-}
 
 /** The BR Code is a well-formed EMV payload whose CRC matches. */
 function expectValidBrCode(brCode: string): Map<string, string> {

@@ -1,3 +1,4 @@
+import { expectOk, expectValidationField } from './support/assertions';
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response } from 'supertest';
@@ -208,17 +209,6 @@ function expectError(response: Response, status: number, code: string): void {
   expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
   expect(response.body.success).toBe(false);
   expect(response.body.data).toBeNull();
-}
-
-function expectValidationField(response: Response, field: string): void {
-  expectError(response, 400, 'VALIDATION_ERROR');
-  const fields = (response.body.error.details ?? []).map((detail: { field: string }) => detail.field);
-  expect(fields).toContain(field);
-}
-
-function expectOk(response: Response, status = 200): void {
-  expect({ status: response.status, error: response.body?.error ?? null }).toEqual({ status, error: null });
-  expect(response.body.success).toBe(true);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
